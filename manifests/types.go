@@ -1,0 +1,108 @@
+// Package manifests reads and validates the files a recipe is made of:
+// package.json (key pi.mcp), the endpoint manifests it names, agents/NAME.yaml
+// (or .yml, or .md with YAML front matter), .pi/mcp.local.json bindings and,
+// outside a recipe, the user's own MCP configuration files.
+//
+// It checks each file's shape and names; deciding what an agent may reach
+// (package ∩ agent) is the catalog's job.
+package manifests
+
+// Pos is where a value was written.
+type Pos struct {
+	File string
+	Line int // 1-based; 0 when unknown (JSON files report the line of the key)
+	Col  int
+}
+
+// Transport is how an endpoint is reached.
+type Transport string
+
+const (
+	TransportStdio Transport = "stdio"
+	TransportHTTP  Transport = "http" // streamable HTTP
+	TransportSSE   Transport = "sse"
+	TransportAuto  Transport = "auto" // a url without type: streamable HTTP, falling back to SSE
+)
+
+// Endpoint says where one server lives and how to reach it: an entry of an
+// mcpServers map. Values may hold ${VAR} and ${VAR:-default}; Expand resolves
+// them.
+type Endpoint struct {
+	ID      string            `json:"-"`
+	Command string            `json:"command,omitempty"`
+	Args    []string          `json:"args,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+	Cwd     string            `json:"cwd,omitempty"`
+	URL     string            `json:"url,omitempty"`
+	Type    string            `json:"type,omitempty"`
+	Headers map[string]string `json:"headers,omitempty"`
+
+	// Dir is the directory relative commands and cwd resolve against: the
+	// directory of the file the entry came from.
+	Dir string `json:"-"`
+	// Pos is where the entry was written.
+	Pos Pos `json:"-"`
+}
+
+// ServerPolicy is one entry of pi.mcp.servers: the package boundary for one server.
+type ServerPolicy struct {
+	ID       string
+	Required bool
+	// Include holds exact tool names, or the single entry "*". A nil Include
+	// (the key absent) authorizes nothing.
+	Include []string
+	Exclude []string
+	Pos     Pos
+}
+
+// Package is the pi.mcp block of package.json.
+type Package struct {
+	File      string   // path of package.json
+	Manifests []string // as written, relative to the package root
+	Servers   []ServerPolicy
+}
+
+// AgentServer is one server entry of an agent's mcp block.
+type AgentServer struct {
+	ID      string
+	Include []string // exact names or "*" (everything the package permits)
+	Exclude []string
+	Defer   []string // exact names or "*"; only valid in tools mode
+	Eager   []string // exact names; only valid in tools mode
+	Pos     Pos
+}
+
+// AgentMCP is an agent's mcp block. Declared, it replaces the inherited block whole.
+type AgentMCP struct {
+	Mode    string // "", "cli" or "tools" as written
+	Servers []AgentServer
+	Pos     Pos
+}
+
+// Agent is one file under agents/.
+type Agent struct {
+	Name    string // file name without extension
+	File    string
+	Extends string   // parent agent name, "" if none
+	Tools   []string // the agent's ordinary (non-MCP) tools, as written
+	MCP     *AgentMCP
+	Pos     Pos // of the extends key, when present
+}
+
+// Recipe is everything read for one run.
+type Recipe struct {
+	// Root is the directory that holds package.json; for a user
+	// configuration it is the working directory.
+	Root string
+	// Package is the boundary. Nil outside a recipe: then User is true and
+	// every server in Endpoints is authorized whole (the user is the admin).
+	Package *Package
+	User    bool
+	// Endpoints by canonical server id (see CanonicalID), after local
+	// bindings replaced manifest entries.
+	Endpoints map[string]Endpoint
+	// Agents by name.
+	Agents map[string]*Agent
+	// Files is every configuration file that was read, for reload watching.
+	Files []string
+}
