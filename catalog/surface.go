@@ -1,0 +1,132 @@
+// Package catalog decides what a session may reach. It resolves the package
+// boundary (package.json, pi.mcp) and an agent's mcp block into a Surface,
+// and its Allowed method is the one gate every path goes through: list,
+// call, search, run and tools mode.
+package catalog
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/mcpsh/mcp/manifests"
+)
+
+// Mode is how an agent sees its tools.
+type Mode string
+
+const (
+	ModeCLI   Mode = "cli"
+	ModeTools Mode = "tools"
+)
+
+// ServerSurface is what one server contributes to a surface.
+type ServerSurface struct {
+	ID       string `json:"id"` // as declared in the package (or the user's config)
+	Required bool   `json:"required,omitempty"`
+	// All means every tool the server offers, including tools it adds later.
+	All bool `json:"all,omitempty"`
+	// Tools are the exact names authorized when All is false.
+	Tools []string `json:"tools,omitempty"`
+	// Exclude always wins over All and Tools.
+	Exclude []string `json:"exclude,omitempty"`
+	// DeferAll and Defer hide authorized tools at session start (tools mode);
+	// Eager subtracts exceptions and wins over both.
+	DeferAll bool     `json:"deferAll,omitempty"`
+	Defer    []string `json:"defer,omitempty"`
+	Eager    []string `json:"eager,omitempty"`
+}
+
+// Allowed reports whether the tool is authorized on this server.
+func (s *ServerSurface) Allowed(tool string) bool {
+	if !manifests.ValidToolName(tool) || slices.Contains(s.Exclude, tool) {
+		return false
+	}
+	return s.All || slices.Contains(s.Tools, tool)
+}
+
+// Deferred reports whether an authorized tool starts hidden.
+func (s *ServerSurface) Deferred(tool string) bool {
+	if !s.Allowed(tool) || slices.Contains(s.Eager, tool) {
+		return false
+	}
+	return s.DeferAll || slices.Contains(s.Defer, tool)
+}
+
+// Surface is an agent's authorized surface: fixed when a session starts.
+type Surface struct {
+	Agent string `json:"agent,omitempty"` // "" for the package boundary itself
+	Mode  Mode   `json:"mode"`
+	// User is true outside a recipe, where the user's own config is the
+	// boundary and every tool of its servers is authorized.
+	User    bool             `json:"user,omitempty"`
+	Servers []*ServerSurface `json:"servers"` // sorted by id
+}
+
+// Server finds a server by id; "dev-radius" and "dev_radius" are the same.
+func (s *Surface) Server(id string) (*ServerSurface, bool) {
+	if s == nil || !manifests.ValidServerID(id) {
+		return nil, false
+	}
+	c := manifests.CanonicalID(id)
+	for _, srv := range s.Servers {
+		if manifests.CanonicalID(srv.ID) == c {
+			return srv, true
+		}
+	}
+	return nil, false
+}
+
+// Allowed is the gate: whether this surface may call server.tool.
+func (s *Surface) Allowed(server, tool string) bool {
+	srv, ok := s.Server(server)
+	return ok && srv.Allowed(tool)
+}
+
+// Check returns nil when server.tool is authorized, and a
+// *NotAvailableError otherwise. Unknown and unauthorized tools give the same
+// error, so a session learns nothing about what exists beyond its surface.
+func (s *Surface) Check(server, tool string) error {
+	if s.Allowed(server, tool) {
+		return nil
+	}
+	return &NotAvailableError{Server: server, Tool: tool}
+}
+
+// Deferred reports whether server.tool is authorized and starts hidden.
+func (s *Surface) Deferred(server, tool string) bool {
+	srv, ok := s.Server(server)
+	return ok && srv.Deferred(tool)
+}
+
+// Filter keeps the authorized tools of one server's list, in order.
+func (s *Surface) Filter(server string, tools []Tool) []Tool {
+	srv, ok := s.Server(server)
+	if !ok {
+		return nil
+	}
+	out := make([]Tool, 0, len(tools))
+	for _, t := range tools {
+		if srv.Allowed(t.Name) {
+			t.Server = srv.ID
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// NotAvailableError is the one answer to a tool outside the surface.
+type NotAvailableError struct {
+	Server, Tool string
+}
+
+func (e *NotAvailableError) Error() string {
+	if e.Tool == "" {
+		return fmt.Sprintf("%s is not available in this session", e.Server)
+	}
+	return fmt.Sprintf("%s.%s is not available in this session", e.Server, e.Tool)
+}
+
+func sortServers(servers []*ServerSurface) {
+	sort.Slice(servers, func(i, j int) bool { return servers[i].ID < servers[j].ID })
+}

@@ -1,0 +1,141 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/alecthomas/kong"
+)
+
+const sessionEnv = "MCP_SESSION"
+
+// Version is set at build time with -ldflags "-X main.Version=...".
+var Version string
+
+// Globals are the flags every verb takes.
+type Globals struct {
+	JSON      bool          `help:"Print machine-readable JSON on stdout."`
+	Timeout   time.Duration `default:"60s" help:"Give up on an upstream request after this long (cancels it upstream)."`
+	MaxOutput byteSize      `name:"max-output" default:"50KB" help:"Cut text output longer than this and save the whole of it to a file."`
+}
+
+// sessionCLI is the whole grammar inside a session.
+type sessionCLI struct {
+	Globals
+	List listCmd `cmd:"" help:"List servers, a server's tools, or one tool's signature.\n\n  mcp list\n  mcp list contacts\n  mcp list contacts.search_contacts --schema"`
+	Call callCmd `cmd:"" help:"Call a tool.\n\n  mcp call contacts.search_contacts query=\"Ada Lovelace\" limit=3"`
+}
+
+// hostCLI is the grammar outside a session: the session verbs plus the
+// host's own commands.
+type hostCLI struct {
+	Globals
+	Recipe string `help:"Recipe directory (default: the nearest directory at or above the working directory whose package.json has pi.mcp)." placeholder:"DIR"`
+	Agent  string `help:"Use this agent's surface instead of the whole package boundary." placeholder:"NAME"`
+
+	List    listCmd    `cmd:"" help:"List servers, a server's tools, or one tool's signature.\n\n  mcp list\n  mcp list contacts\n  mcp list contacts.search_contacts --schema"`
+	Call    callCmd    `cmd:"" help:"Call a tool.\n\n  mcp call contacts.search_contacts query=\"Ada Lovelace\" limit=3"`
+	Check   checkCmd   `cmd:"" help:"Validate the recipe and print each agent's resolved surface.\n\n  mcp check --agent support"`
+	Session sessionCmd `cmd:"" help:"Start or stop a session: a fixed surface for one agent.\n\n  eval \"$(mcp session start --agent support)\""`
+	Version versionCmd `cmd:"" help:"Print the version."`
+}
+
+type versionCmd struct{}
+
+func (versionCmd) Run(a *app) error {
+	fmt.Fprintln(a.stdout, "mcp", versionString())
+	return nil
+}
+
+// exitCode carries kong's request to exit (after --help) out of Parse.
+type exitCode int
+
+func (a *app) run(args []string) (err error) {
+	var grammar any
+	var host hostCLI
+	var sess sessionCLI
+	desc := "Use the MCP tools a recipe has authorized, from a shell."
+	if a.inSession() {
+		grammar = &sess
+		a.globals = &sess.Globals
+		desc += " This is a session: its surface is fixed, and only search, list, call and run are available."
+	} else {
+		grammar = &host
+		a.globals = &host.Globals
+	}
+	parser, err := kong.New(grammar,
+		kong.Name("mcp"),
+		kong.Description(desc),
+		kong.Writers(a.stdout, a.stderr),
+		kong.Exit(func(code int) { panic(exitCode(code)) }),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kong.Bind(a),
+	)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			code, ok := r.(exitCode)
+			if !ok {
+				panic(r)
+			}
+			if code != 0 {
+				err = &usageError{msg: "invalid usage"}
+			}
+		}
+	}()
+	if len(args) == 0 {
+		args = []string{"--help"}
+	}
+	kctx, err := parser.Parse(args)
+	if err != nil {
+		var pe *kong.ParseError
+		if errors.As(err, &pe) {
+			return &usageError{msg: pe.Error(), hint: "run `mcp --help` for the verbs and flags"}
+		}
+		return err
+	}
+	a.recipeDir, a.agent = host.Recipe, host.Agent
+	return kctx.Run(a)
+}
+
+// usageError is a malformed command line: exit 2.
+type usageError struct{ msg, hint string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// byteSize is a flag value like 50KB, 2MB or 1024.
+type byteSize int64
+
+func (b *byteSize) UnmarshalText(text []byte) error {
+	s := strings.ToUpper(strings.TrimSpace(string(text)))
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"KIB", 1 << 10}, {"MIB", 1 << 20}, {"KB", 1000}, {"MB", 1000 * 1000}, {"K", 1000}, {"M", 1000 * 1000}, {"B", 1}} {
+		if strings.HasSuffix(s, u.suffix) {
+			s, mult = strings.TrimSpace(strings.TrimSuffix(s, u.suffix)), u.mult
+			break
+		}
+	}
+	var n int64
+	if _, err := fmt.Sscan(s, &n); err != nil || n <= 0 || fmt.Sprint(n) != s {
+		return fmt.Errorf("expected a size like 50KB, 2MB or 4096, got %q", string(text))
+	}
+	*b = byteSize(n * mult)
+	return nil
+}
+
+func formatSize(n int64) string {
+	switch {
+	case n >= 1000*1000:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	case n >= 1000:
+		return fmt.Sprintf("%.1f KB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

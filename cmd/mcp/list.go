@@ -1,0 +1,185 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/mux"
+	"golang.org/x/sync/errgroup"
+)
+
+type listCmd struct {
+	Target string `arg:"" optional:"" help:"SERVER or SERVER.TOOL." placeholder:"SERVER[.TOOL]"`
+	Schema bool   `help:"Print input schemas in full."`
+}
+
+// splitTarget splits SERVER.TOOL at the first dot: server ids have none.
+func splitTarget(target string) (server, tool string) {
+	server, tool, _ = strings.Cut(target, ".")
+	return server, tool
+}
+
+func (c *listCmd) Run(a *app) error {
+	eng, err := a.engine()
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	ctx, cancel := a.context()
+	defer cancel()
+	server, tool := splitTarget(c.Target)
+	switch {
+	case c.Target == "":
+		return c.servers(ctx, a, eng)
+	case tool == "":
+		tools, err := eng.Tools(ctx, server)
+		if err != nil {
+			return err
+		}
+		return c.tools(a, tools)
+	default:
+		t, err := eng.Tool(ctx, server, tool)
+		if err != nil {
+			return err
+		}
+		return c.one(a, t)
+	}
+}
+
+type serverLine struct {
+	ID    string `json:"id"`
+	Tools int    `json:"tools"`
+	Error string `json:"error,omitempty"`
+}
+
+// servers prints one line per server of the surface, connecting to them in
+// parallel. A server that cannot be reached is shown with its reason and
+// makes the exit code 4.
+func (c *listCmd) servers(ctx context.Context, a *app, eng *mux.Engine) error {
+	srvs := eng.Surface().Servers
+	lines := make([]serverLine, len(srvs))
+	var g errgroup.Group
+	g.SetLimit(4)
+	var mu sync.Mutex
+	var firstErr error
+	for i, srv := range srvs {
+		g.Go(func() error {
+			tools, err := eng.Tools(ctx, srv.ID)
+			lines[i] = serverLine{ID: srv.ID, Tools: len(tools)}
+			if err != nil {
+				lines[i].Error = oneLine(err)
+				mu.Lock()
+				if firstErr == nil {
+					firstErr = err
+				}
+				mu.Unlock()
+			}
+			return nil
+		})
+	}
+	_ = g.Wait()
+	if a.globals.JSON {
+		if err := writeJSON(a.stdout, lines); err != nil {
+			return err
+		}
+	} else {
+		if len(lines) == 0 {
+			fmt.Fprintln(a.stderr, "mcp: no servers are authorized here")
+		}
+		for _, l := range lines {
+			if l.Error != "" {
+				fmt.Fprintf(a.stdout, "%s  unavailable: %s\n", l.ID, l.Error)
+			} else {
+				fmt.Fprintf(a.stdout, "%s  %d %s\n", l.ID, l.Tools, plural(l.Tools, "tool", "tools"))
+			}
+		}
+	}
+	if firstErr != nil {
+		return &alreadyReported{err: firstErr}
+	}
+	return nil
+}
+
+func (c *listCmd) tools(a *app, tools []catalog.Tool) error {
+	if a.globals.JSON || c.Schema {
+		out := make([]toolJSON, len(tools))
+		for i, t := range tools {
+			out[i] = newToolJSON(t)
+		}
+		return writeJSON(a.stdout, out)
+	}
+	for _, t := range tools {
+		fmt.Fprintln(a.stdout, toolLine(t))
+	}
+	return nil
+}
+
+func (c *listCmd) one(a *app, t catalog.Tool) error {
+	switch {
+	case a.globals.JSON:
+		return writeJSON(a.stdout, newToolJSON(t))
+	case c.Schema:
+		fmt.Fprintln(a.stdout, t.Server+"."+t.Signature())
+		return writeJSON(a.stdout, json.RawMessage(orEmptyObject(t.InputSchema)))
+	}
+	fmt.Fprintln(a.stdout, t.Server+"."+t.Signature())
+	if d := strings.TrimSpace(t.Description); d != "" {
+		fmt.Fprintln(a.stdout, indent(d, "  "))
+	}
+	for _, p := range catalog.Params(t.InputSchema) {
+		line := "  " + p.Name
+		if !p.Required {
+			line += "?"
+		}
+		if p.Description != "" {
+			line += "  " + p.Description
+		}
+		fmt.Fprintln(a.stdout, line)
+	}
+	return nil
+}
+
+// toolLine is the one-line form shared by list and search.
+func toolLine(t catalog.Tool) string {
+	line := t.Server + "." + t.Signature()
+	if s := t.Summary(120); s != "" {
+		line += " — " + s
+	}
+	return line
+}
+
+type toolJSON struct {
+	Server       string          `json:"server"`
+	Name         string          `json:"name"`
+	Title        string          `json:"title,omitempty"`
+	Description  string          `json:"description,omitempty"`
+	InputSchema  json.RawMessage `json:"inputSchema,omitempty"`
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+}
+
+func newToolJSON(t catalog.Tool) toolJSON {
+	return toolJSON{Server: t.Server, Name: t.Name, Title: t.Title, Description: t.Description,
+		InputSchema: t.InputSchema, OutputSchema: t.OutputSchema}
+}
+
+func orEmptyObject(b json.RawMessage) json.RawMessage {
+	if len(b) == 0 {
+		return json.RawMessage("{}")
+	}
+	return b
+}
+
+func indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

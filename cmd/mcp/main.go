@@ -1,0 +1,32 @@
+// Command mcp lets an agent with a shell, or a person at a terminal, use the
+// tools of MCP servers that a recipe has authorized.
+//
+// Rules for what mcp prints, kept in one place:
+//   - stdout carries results only, so they can be piped; --json makes them
+//     stable machine output.
+//   - everything else goes to stderr in one voice: "mcp: error: ...",
+//     "mcp: hint: ...", "mcp: warning: ...", lowercase, no trailing period.
+//   - secrets (env and header values) are never printed.
+//   - only main calls os.Exit; every failure is an error value whose exit
+//     code is decided in exit.go.
+package main
+
+import (
+	"io"
+	"os"
+)
+
+func main() {
+	os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// Main runs mcp with args and returns the exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	a := newApp(stdin, stdout, stderr)
+	if a.inSession() {
+		if err := refuse(args); err != nil {
+			return report(stderr, err)
+		}
+	}
+	return report(stderr, a.run(args))
+}

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/session"
+	"golang.org/x/sync/errgroup"
+)
+
+type sessionCmd struct {
+	Start sessionStartCmd `cmd:"" help:"Fix an agent's surface, bind its required servers and print export MCP_SESSION=ID.\n\n  eval \"$(mcp session start --agent support)\""`
+	Stop  sessionStopCmd  `cmd:"" help:"End a session.\n\n  mcp session stop 3f9c…"`
+	List  sessionListCmd  `cmd:"" help:"List running sessions."`
+}
+
+type sessionStartCmd struct{}
+
+// bindError says a required server could not be bound at launch.
+type bindError struct {
+	server string
+	err    error
+}
+
+func (e *bindError) Error() string {
+	return fmt.Sprintf("session not started: required server %s: %v", e.server, e.err)
+}
+func (e *bindError) Unwrap() error { return e.err }
+
+func (c *sessionStartCmd) Run(a *app) error {
+	root, user, err := a.locate()
+	if err != nil {
+		return err
+	}
+	r, s, err := a.surface()
+	if err != nil {
+		return err
+	}
+	// Bind every required server before anything is written; on failure
+	// every connection made so far is closed and nothing is left running.
+	eng := newEngine(r, s)
+	defer eng.Close()
+	ctx, cancel := a.context()
+	defer cancel()
+	tools := 0
+	if err := bindRequired(ctx, s, func(ctx context.Context, id string) (int, error) {
+		ts, err := eng.Tools(ctx, id)
+		return len(ts), err
+	}, &tools); err != nil {
+		return err
+	}
+	st := &session.State{ID: session.NewID(), Root: root, User: user, Agent: a.agent, Surface: s, Started: time.Now().UTC()}
+	if err := session.Save(st); err != nil {
+		return fmt.Errorf("saving session state: %w", err)
+	}
+	if a.globals.JSON {
+		return writeJSON(a.stdout, map[string]any{"id": st.ID, "agent": st.Agent, "mode": s.Mode, "env": map[string]string{sessionEnv: st.ID}})
+	}
+	fmt.Fprintf(a.stdout, "export %s=%s\n", sessionEnv, st.ID)
+	who := "the package boundary"
+	if a.agent != "" {
+		who = "agent " + a.agent
+	}
+	fmt.Fprintf(a.stderr, "mcp: session %s started for %s (mode %s, %d %s, %d required %s bound)\n",
+		st.ID, who, s.Mode, len(s.Servers), plural(len(s.Servers), "server", "servers"), tools, plural(tools, "tool", "tools"))
+	return nil
+}
+
+// bindRequired binds the surface's required servers in parallel and
+// returns the first failure, naming the server.
+func bindRequired(ctx context.Context, s *catalog.Surface, bind func(context.Context, string) (int, error), tools *int) error {
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(4)
+	counts := make([]int, len(s.Servers))
+	for i, srv := range s.Servers {
+		if !srv.Required {
+			continue
+		}
+		g.Go(func() error {
+			n, err := bind(gctx, srv.ID)
+			if err != nil {
+				if errors.Is(err, context.Canceled) && ctx.Err() == nil {
+					return nil // another server failed first
+				}
+				return &bindError{server: srv.ID, err: err}
+			}
+			counts[i] = n
+			return nil
+		})
+	}
+	err := g.Wait()
+	for _, n := range counts {
+		*tools += n
+	}
+	return err
+}
+
+type sessionStopCmd struct {
+	ID string `arg:"" help:"The session id that session start printed."`
+}
+
+func (c *sessionStopCmd) Run(a *app) error {
+	if err := session.Remove(c.ID); err != nil {
+		return err
+	}
+	fmt.Fprintf(a.stderr, "mcp: session %s stopped\n", c.ID)
+	return nil
+}
+
+type sessionListCmd struct{}
+
+func (c *sessionListCmd) Run(a *app) error {
+	list, err := session.List()
+	if err != nil {
+		return err
+	}
+	if a.globals.JSON {
+		type row struct {
+			ID      string    `json:"id"`
+			Agent   string    `json:"agent,omitempty"`
+			Root    string    `json:"root"`
+			Mode    string    `json:"mode"`
+			Started time.Time `json:"started"`
+		}
+		rows := []row{}
+		for _, st := range list {
+			rows = append(rows, row{st.ID, st.Agent, st.Root, string(st.Surface.Mode), st.Started})
+		}
+		return writeJSON(a.stdout, rows)
+	}
+	for _, st := range list {
+		agent := st.Agent
+		if agent == "" {
+			agent = "(package boundary)"
+		}
+		fmt.Fprintf(a.stdout, "%s  %s  %s  %s\n", st.ID, agent, st.Root, st.Started.Local().Format(time.DateTime))
+	}
+	return nil
+}

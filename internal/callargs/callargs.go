@@ -1,0 +1,264 @@
+// Package callargs turns the words after `mcp call SERVER.TOOL` into a JSON
+// arguments object, coercing key=value by the tool's input schema, and
+// checks the result against that schema before anything is sent.
+//
+//	key=value    coerced by the schema: a string stays a string even if it
+//	             looks like a number; integer, number and boolean are parsed;
+//	             array and object values are parsed as JSON. Repeating a key
+//	             whose schema type is array appends to it.
+//	key:=JSON    the value is raw JSON, sent as written.
+package callargs
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// MaxArgsSize bounds an arguments object built from any source.
+const MaxArgsSize = 16 << 20
+
+// UsageError is a malformed argument; the CLI reports it with exit 2.
+type UsageError struct {
+	Arg string // the word as given (values are not repeated back when long)
+	Msg string
+}
+
+func (e *UsageError) Error() string {
+	if e.Arg == "" {
+		return e.Msg
+	}
+	return fmt.Sprintf("%s: %s", e.Arg, e.Msg)
+}
+
+// Build merges base (a JSON object or nil) with key=value and key:=JSON
+// pairs, later pairs winning, and returns the JSON object.
+func Build(schema json.RawMessage, base json.RawMessage, pairs []string) (json.RawMessage, error) {
+	obj := map[string]json.RawMessage{}
+	var order []string
+	if len(bytes.TrimSpace(base)) > 0 {
+		if err := decodeObject(base, &obj, &order); err != nil {
+			return nil, err
+		}
+	}
+	props := properties(schema)
+	appended := map[string]bool{}
+	for _, p := range pairs {
+		key, val, raw, err := split(p)
+		if err != nil {
+			return nil, err
+		}
+		var v json.RawMessage
+		if raw {
+			if !json.Valid([]byte(val)) {
+				return nil, &UsageError{Arg: key + ":=", Msg: "value is not valid JSON"}
+			}
+			v = compact(val)
+		} else {
+			ps := props[key]
+			switch {
+			case ps.isArray() && appended[key]:
+				v, err = appendItem(obj[key], ps, key, val)
+			case ps.isArray() && !strings.HasPrefix(strings.TrimSpace(val), "["):
+				v, err = appendItem(nil, ps, key, val)
+			default:
+				v, err = coerce(ps, key, val)
+			}
+			if err != nil {
+				return nil, err
+			}
+			appended[key] = ps.isArray()
+		}
+		if _, seen := obj[key]; !seen {
+			order = append(order, key)
+		}
+		obj[key] = v
+	}
+	return encodeObject(obj, order), nil
+}
+
+// split parses "key=value" or "key:=JSON".
+func split(p string) (key, val string, raw bool, err error) {
+	i := strings.IndexByte(p, '=')
+	if i < 0 {
+		return "", "", false, &UsageError{Arg: clip(p), Msg: "expected key=value or key:=JSON"}
+	}
+	key, val = p[:i], p[i+1:]
+	if strings.HasSuffix(key, ":") {
+		key, raw = key[:len(key)-1], true
+	}
+	if key == "" {
+		return "", "", false, &UsageError{Arg: clip(p), Msg: "the key before = is empty"}
+	}
+	return key, val, raw, nil
+}
+
+func clip(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
+}
+
+var (
+	jsonInt    = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
+	jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+)
+
+// coerce turns one value into JSON according to the property's schema types.
+// With several allowed types, the first that accepts the value wins, in the
+// order the schema lists them; a string type accepts anything.
+func coerce(ps propSchema, key, val string) (json.RawMessage, error) {
+	if len(ps.types) == 0 {
+		return quote(val), nil
+	}
+	var firstErr error
+	for _, t := range ps.types {
+		v, err := coerceAs(t, key, val)
+		if err == nil {
+			return v, nil
+		}
+		if firstErr == nil {
+			firstErr = err
+		}
+	}
+	return nil, firstErr
+}
+
+func coerceAs(t, key, val string) (json.RawMessage, error) {
+	switch t {
+	case "string":
+		return quote(val), nil
+	case "integer":
+		if jsonInt.MatchString(val) {
+			return json.RawMessage(val), nil
+		}
+		return nil, &UsageError{Arg: key, Msg: fmt.Sprintf("expected an integer, got %q", clip(val))}
+	case "number":
+		if jsonNumber.MatchString(val) {
+			return json.RawMessage(val), nil
+		}
+		if f, err := strconv.ParseFloat(val, 64); err == nil && !strings.ContainsAny(val, "xXpP_") && finite(f) {
+			return json.RawMessage(strconv.FormatFloat(f, 'g', -1, 64)), nil
+		}
+		return nil, &UsageError{Arg: key, Msg: fmt.Sprintf("expected a number, got %q", clip(val))}
+	case "boolean":
+		switch strings.ToLower(val) {
+		case "true":
+			return json.RawMessage("true"), nil
+		case "false":
+			return json.RawMessage("false"), nil
+		}
+		return nil, &UsageError{Arg: key, Msg: fmt.Sprintf("expected true or false, got %q", clip(val))}
+	case "null":
+		if val == "null" {
+			return json.RawMessage("null"), nil
+		}
+		return nil, &UsageError{Arg: key, Msg: fmt.Sprintf("expected null, got %q", clip(val))}
+	case "array":
+		if v := strings.TrimSpace(val); strings.HasPrefix(v, "[") {
+			if json.Valid([]byte(v)) {
+				return compact(v), nil
+			}
+			return nil, &UsageError{Arg: key, Msg: "value starts with [ but is not a valid JSON array"}
+		}
+		return nil, &UsageError{Arg: key, Msg: "expected a JSON array (or repeat the key once per item)"}
+	case "object":
+		if v := strings.TrimSpace(val); strings.HasPrefix(v, "{") && json.Valid([]byte(v)) {
+			return compact(v), nil
+		}
+		return nil, &UsageError{Arg: key, Msg: fmt.Sprintf("expected a JSON object; write %s:='{...}'", key)}
+	}
+	// A type this program does not know: pass the text through.
+	return quote(val), nil
+}
+
+func finite(f float64) bool { return f-f == 0 }
+
+// appendItem adds one more item to an array built from repeated keys.
+func appendItem(cur json.RawMessage, ps propSchema, key, val string) (json.RawMessage, error) {
+	var items []json.RawMessage
+	if cur != nil {
+		if err := json.Unmarshal(cur, &items); err != nil {
+			items = []json.RawMessage{cur}
+		}
+	}
+	item, err := coerce(*ps.items, key, val)
+	if err != nil {
+		return nil, err
+	}
+	items = append(items, item)
+	b, _ := json.Marshal(items)
+	return b, nil
+}
+
+func quote(s string) json.RawMessage {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return bytes.TrimRight(buf.Bytes(), "\n")
+}
+
+func compact(s string) json.RawMessage {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, []byte(s)); err != nil {
+		return json.RawMessage(s)
+	}
+	return buf.Bytes()
+}
+
+func decodeObject(data []byte, obj *map[string]json.RawMessage, order *[]string) error {
+	if len(data) > MaxArgsSize {
+		return &UsageError{Arg: "--args", Msg: fmt.Sprintf("arguments are larger than %d MiB", MaxArgsSize>>20)}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	tok, err := dec.Token()
+	if err != nil || tok != json.Delim('{') {
+		return &UsageError{Arg: "--args", Msg: "expected a JSON object"}
+	}
+	for dec.More() {
+		kt, err := dec.Token()
+		if err != nil {
+			return &UsageError{Arg: "--args", Msg: "invalid JSON: " + err.Error()}
+		}
+		k := kt.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return &UsageError{Arg: "--args", Msg: "invalid JSON: " + err.Error()}
+		}
+		if _, seen := (*obj)[k]; !seen {
+			*order = append(*order, k)
+		}
+		(*obj)[k] = v
+	}
+	if _, err := dec.Token(); err != nil {
+		return &UsageError{Arg: "--args", Msg: "invalid JSON: " + err.Error()}
+	}
+	if dec.More() {
+		return &UsageError{Arg: "--args", Msg: "trailing data after the JSON object"}
+	}
+	if _, err := dec.Token(); err == nil {
+		return &UsageError{Arg: "--args", Msg: "trailing data after the JSON object"}
+	}
+	return nil
+}
+
+func encodeObject(obj map[string]json.RawMessage, order []string) json.RawMessage {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range order {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(quote(k))
+		b.WriteByte(':')
+		b.Write(obj[k])
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}

@@ -1,0 +1,163 @@
+// Package session keeps the state of running sessions: which recipe and
+// agent a session was started for, and the surface fixed at its start.
+//
+// State files live in a 0700 directory under the user's cache directory and
+// are written 0600, atomically. They hold no secrets: endpoints and
+// credentials are read from the recipe's files when a connection is made.
+package session
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"time"
+
+	"github.com/mcpsh/mcp/catalog"
+)
+
+// EnvVar marks a process as being inside a session.
+const EnvVar = "MCP_SESSION"
+
+// State is what a session was started with.
+type State struct {
+	ID      string           `json:"id"`
+	Root    string           `json:"root"`            // recipe root, or the working directory for a user config
+	User    bool             `json:"user,omitempty"`  // the boundary is the user's own config
+	Agent   string           `json:"agent,omitempty"` // "" for the package boundary
+	Surface *catalog.Surface `json:"surface"`
+	Started time.Time        `json:"started"`
+}
+
+// NotFoundError says there is no state for a session id.
+type NotFoundError struct{ ID string }
+
+func (e *NotFoundError) Error() string {
+	return fmt.Sprintf("session %s is not running", e.ID)
+}
+
+var idPattern = regexp.MustCompile(`^[a-f0-9]{16,64}$`)
+
+// ValidID reports whether id has the shape NewID gives.
+func ValidID(id string) bool { return idPattern.MatchString(id) }
+
+// NewID returns a fresh random session id.
+func NewID() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// Dir returns the directory that holds session state, creating it 0700.
+func Dir() (string, error) {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("finding the cache directory: %w", err)
+	}
+	dir := filepath.Join(base, "mcp", "sessions")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return "", err
+	}
+	return dir, nil
+}
+
+func path(id string) (string, error) {
+	if !ValidID(id) {
+		return "", &NotFoundError{ID: fmt.Sprintf("%.20q", id)}
+	}
+	dir, err := Dir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, id+".json"), nil
+}
+
+// Save writes the state atomically, 0600.
+func Save(st *State) error {
+	p, err := path(st.ID)
+	if err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(p), ".state-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), p)
+}
+
+// Load reads a session's state.
+func Load(id string) (*State, error) {
+	p, err := path(id)
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, &NotFoundError{ID: id}
+	} else if err != nil {
+		return nil, err
+	}
+	var st State
+	if err := json.Unmarshal(data, &st); err != nil || st.Surface == nil || st.ID != id {
+		return nil, fmt.Errorf("session %s: state file is damaged", id)
+	}
+	return &st, nil
+}
+
+// Remove deletes a session's state.
+func Remove(id string) error {
+	p, err := path(id)
+	if err != nil {
+		return err
+	}
+	if err := os.Remove(p); errors.Is(err, fs.ErrNotExist) {
+		return &NotFoundError{ID: id}
+	} else if err != nil {
+		return err
+	}
+	return nil
+}
+
+// List returns every session's state, oldest first. Damaged files are skipped.
+func List() ([]*State, error) {
+	dir, err := Dir()
+	if err != nil {
+		return nil, err
+	}
+	matches, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	var out []*State
+	for _, m := range matches {
+		id := filepath.Base(m)
+		id = id[:len(id)-len(".json")]
+		if st, err := Load(id); err == nil {
+			out = append(out, st)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Started.Before(out[j].Started) })
+	return out, nil
+}
