@@ -9,8 +9,8 @@ package manifests
 
 // Pos is where a value was written.
 type Pos struct {
-	File string
-	Line int // 1-based; 0 when unknown (JSON files report the line of the key)
+	File string // relative to the recipe root (Load), or as named to a parser
+	Line int    // 1-based; 0 when unknown (JSON files report the line of the key)
 	Col  int
 }
 
@@ -52,14 +52,22 @@ type ServerPolicy struct {
 	// (the key absent) authorizes nothing.
 	Include []string
 	Exclude []string
-	Pos     Pos
+	Pos     Pos // of the entry's id (of the entry when it has none)
+
+	// IncludePos and ExcludePos hold where each entry of Include and
+	// Exclude was written (same length and order).
+	IncludePos []Pos
+	ExcludePos []Pos
 }
 
 // Package is the pi.mcp block of package.json.
 type Package struct {
-	File      string   // path of package.json
+	File      string   // path of package.json (Load: absolute; positions name it relative to the root)
 	Manifests []string // as written, relative to the package root
 	Servers   []ServerPolicy
+
+	Pos          Pos   // of the pi.mcp key
+	ManifestsPos []Pos // where each entry of Manifests was written
 }
 
 // AgentServer is one server entry of an agent's mcp block.
@@ -69,20 +77,24 @@ type AgentServer struct {
 	Exclude []string
 	Defer   []string // exact names or "*"; only valid in tools mode
 	Eager   []string // exact names; only valid in tools mode
-	Pos     Pos
+	Pos     Pos      // of the server's key
+
+	// Where each list entry was written (same length and order as the list).
+	IncludePos, ExcludePos, DeferPos, EagerPos []Pos
 }
 
 // AgentMCP is an agent's mcp block. Declared, it replaces the inherited block whole.
 type AgentMCP struct {
 	Mode    string // "", "cli" or "tools" as written
 	Servers []AgentServer
-	Pos     Pos
+	Pos     Pos // of the mcp key
+	ModePos Pos // of the mode value, when present
 }
 
 // Agent is one file under agents/.
 type Agent struct {
-	Name    string // file name without extension
-	File    string
+	Name    string   // file name without extension
+	File    string   // path of the agent file (Load: absolute)
 	Extends string   // parent agent name, "" if none
 	Tools   []string // the agent's ordinary (non-MCP) tools, as written
 	MCP     *AgentMCP
@@ -103,6 +115,13 @@ type Recipe struct {
 	Endpoints map[string]Endpoint
 	// Agents by name.
 	Agents map[string]*Agent
-	// Files is every configuration file that was read, for reload watching.
+	// Files is every configuration file that was read, for reload watching,
+	// followed by the existing directories whose entries decide what is read
+	// (so that a file appearing there is noticed): absolute paths, files
+	// first, each part sorted.
 	Files []string
+	// Warnings are problems that did not stop loading: entries of imported
+	// editor files that were skipped, an untrusted project file that was
+	// ignored. One line each, never holding a secret.
+	Warnings []string
 }

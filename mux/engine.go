@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/manifests"
@@ -27,12 +28,13 @@ type Engine struct {
 	endpoints map[string]manifests.Endpoint // by canonical id
 	lookup    func(string) (string, bool)
 	opts      Options
+	cache     *catalog.Cache // optional
 
 	mu    sync.Mutex
-	conns map[string]*conn // by canonical id
+	conns map[string]*link // by canonical id
 }
 
-type conn struct {
+type link struct {
 	ready chan struct{} // closed when up/err are set
 	up    Upstream
 	err   error
@@ -45,7 +47,29 @@ type conn struct {
 // canonical id and still hold ${VAR} references, which lookup resolves at
 // connect time.
 func NewEngine(s *catalog.Surface, endpoints map[string]manifests.Endpoint, lookup func(string) (string, bool), opts Options) *Engine {
-	return &Engine{surface: s, endpoints: endpoints, lookup: lookup, opts: opts, conns: map[string]*conn{}}
+	return &Engine{surface: s, endpoints: endpoints, lookup: lookup, opts: opts, conns: map[string]*link{}}
+}
+
+// SetCache makes the engine record every tool list it fetches, and lets
+// Cached answer from what was recorded.
+func (e *Engine) SetCache(c *catalog.Cache) { e.cache = c }
+
+// Cached returns a server's authorized tools as last recorded, without
+// connecting; ok is false when the server has not been seen.
+func (e *Engine) Cached(server string) (tools []catalog.Tool, ok bool) {
+	srv, err := e.server(server)
+	if err != nil || e.cache == nil {
+		return nil, false
+	}
+	ep, found := e.Endpoint(srv.ID)
+	if !found {
+		return nil, false
+	}
+	entry := e.cache.Load(catalog.EndpointKey(ep))
+	if entry == nil {
+		return nil, false
+	}
+	return e.surface.Filter(srv.ID, entry.Tools), true
 }
 
 // Surface is the surface the engine serves.
@@ -57,12 +81,12 @@ func (e *Engine) Endpoint(server string) (manifests.Endpoint, bool) {
 	return ep, ok
 }
 
-func (e *Engine) connect(ctx context.Context, srv *catalog.ServerSurface) (*conn, error) {
+func (e *Engine) connect(ctx context.Context, srv *catalog.ServerSurface) (*link, error) {
 	key := manifests.CanonicalID(srv.ID)
 	e.mu.Lock()
 	c, ok := e.conns[key]
 	if !ok {
-		c = &conn{ready: make(chan struct{})}
+		c = &link{ready: make(chan struct{})}
 		e.conns[key] = c
 		e.mu.Unlock()
 		c.up, c.err = e.dial(ctx, srv)
@@ -94,7 +118,7 @@ func (e *Engine) dial(ctx context.Context, srv *catalog.ServerSurface) (Upstream
 }
 
 // drop forgets a connection so that the next use reconnects.
-func (e *Engine) drop(key string, c *conn) {
+func (e *Engine) drop(key string, c *link) {
 	e.mu.Lock()
 	if e.conns[key] == c {
 		delete(e.conns, key)
@@ -136,8 +160,18 @@ func (e *Engine) Tools(ctx context.Context, server string) ([]catalog.Tool, erro
 			return nil, err
 		}
 		c.tools = tools
+		e.record(srv.ID, tools)
 	}
 	return e.surface.Filter(srv.ID, c.tools), nil
+}
+
+func (e *Engine) record(server string, tools []catalog.Tool) {
+	ep, ok := e.Endpoint(server)
+	if e.cache == nil || !ok {
+		return
+	}
+	// A cache that cannot be written only costs a later reconnect.
+	_ = e.cache.Store(catalog.EndpointKey(ep), &catalog.CacheEntry{Server: server, Fetched: time.Now().UTC(), Tools: tools})
 }
 
 // Tool returns one authorized tool. A tool outside the surface and a tool
@@ -176,7 +210,7 @@ func (e *Engine) Call(ctx context.Context, server, tool string, args json.RawMes
 	return res, nil
 }
 
-func (e *Engine) forgetBroken(server string, c *conn, err error) {
+func (e *Engine) forgetBroken(server string, c *link, err error) {
 	var ue *UnavailableError
 	if errors.As(err, &ue) && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
 		e.drop(manifests.CanonicalID(server), c)
@@ -188,7 +222,7 @@ func (e *Engine) forgetBroken(server string, c *conn, err error) {
 func (e *Engine) Close() error {
 	e.mu.Lock()
 	conns := e.conns
-	e.conns = map[string]*conn{}
+	e.conns = map[string]*link{}
 	e.mu.Unlock()
 	var errs []error
 	for _, c := range conns {

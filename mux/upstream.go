@@ -39,7 +39,7 @@ type UnavailableError struct {
 	Server string
 	Err    error
 	// Stderr holds the last lines a stdio server wrote to stderr, when it
-	// exited early; empty otherwise.
+	// failed to start or initialize or exited; empty otherwise.
 	Stderr string
 }
 

@@ -120,8 +120,15 @@ func (a *app) engine() (*mux.Engine, error) {
 }
 
 func newEngine(r *manifests.Recipe, s *catalog.Surface) *mux.Engine {
-	return mux.NewEngine(s, r.Endpoints, os.LookupEnv, mux.Options{
+	eng := mux.NewEngine(s, r.Endpoints, os.LookupEnv, mux.Options{
 		ClientName:    "mcp",
 		ClientVersion: versionString(),
 	})
+	// The catalog cache is an optimisation: without one, search connects.
+	if dir, err := catalog.DefaultCacheDir(); err == nil {
+		if c, err := catalog.OpenCache(dir); err == nil {
+			eng.SetCache(c)
+		}
+	}
+	return eng
 }

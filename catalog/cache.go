@@ -1,0 +1,110 @@
+package catalog
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/mcpsh/mcp/manifests"
+)
+
+// Cache keeps each server's tool list on disk, as the server listed it (raw
+// schemas included, unfiltered), so that search and list can answer without
+// connecting once a server has been seen. Entries are keyed by the
+// endpoint's definition, so two recipes that use one id for different
+// servers never share an entry. Nothing of ours that is secret is stored:
+// the key is a hash and variables are hashed unexpanded.
+type Cache struct{ dir string }
+
+// CacheEntry is one server's tool list.
+type CacheEntry struct {
+	Server  string    `json:"server"`
+	Fetched time.Time `json:"fetched"`
+	Tools   []Tool    `json:"tools"`
+}
+
+// DefaultCacheDir is mcp/catalog under the user's cache directory.
+func DefaultCacheDir() (string, error) {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(base, "mcp", "catalog"), nil
+}
+
+// OpenCache returns a cache in dir, creating it 0700.
+func OpenCache(dir string) (*Cache, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	return &Cache{dir: dir}, nil
+}
+
+// Dir is where the cache keeps its files.
+func (c *Cache) Dir() string { return c.dir }
+
+// EndpointKey identifies an endpoint definition (unexpanded).
+func EndpointKey(ep manifests.Endpoint) string {
+	h := sha256.New()
+	b, _ := json.Marshal(struct {
+		ID  string
+		Dir string
+		EP  manifests.Endpoint
+	}{manifests.CanonicalID(ep.ID), ep.Dir, ep})
+	h.Write(b)
+	return hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+func (c *Cache) path(key string) string { return filepath.Join(c.dir, key+".json") }
+
+// Load returns the entry for an endpoint key, or nil when there is none or
+// it cannot be read (a damaged entry is as good as none).
+func (c *Cache) Load(key string) *CacheEntry {
+	data, err := os.ReadFile(c.path(key))
+	if err != nil {
+		return nil
+	}
+	var e CacheEntry
+	if json.Unmarshal(data, &e) != nil {
+		return nil
+	}
+	return &e
+}
+
+// Store writes an entry atomically, 0600.
+func (c *Cache) Store(key string, e *CacheEntry) error {
+	data, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(c.dir, ".entry-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), c.path(key)); err != nil {
+		return fmt.Errorf("writing catalog cache: %w", err)
+	}
+	return nil
+}
+
+// Remove forgets an entry.
+func (c *Cache) Remove(key string) error {
+	if err := os.Remove(c.path(key)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/mcpsh/mcp/examples/contacts"
+	"github.com/mcpsh/mcp/internal/testenv"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// The test binary doubles as mcp itself and as the MCP servers the scripts
+// talk to (the contacts example and a fake server for output and faults).
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"mcp": func() {
+			// Scripts cannot unset a variable; this value stands for unset.
+			if os.Getenv("MCP_SESSION") == unsetSession {
+				os.Unsetenv("MCP_SESSION")
+			}
+			os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		},
+		"contacts-server": func() {
+			if err := server.ServeStdio(contacts.NewServer()); err != nil {
+				os.Exit(1)
+			}
+		},
+		"fake-server": fakeServer,
+	})
+}
+
+func TestScripts(t *testing.T) {
+	// Real servers nobody here wrote: server-everything over stdio, SSE and
+	// streamable HTTP, and server-memory.
+	dir := testenv.Dir(t)
+	node := testenv.Node(t)
+	sseURL := testenv.EverythingHTTP(t, "sse")
+	httpURL := testenv.EverythingHTTP(t, "streamableHttp")
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata",
+		RequireUniqueNames:  true,
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			home := filepath.Join(env.WorkDir, ".home")
+			env.Setenv("HOME", home)
+			env.Setenv("XDG_CACHE_HOME", filepath.Join(home, ".cache"))
+			env.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+			env.Setenv("TMPDIR", filepath.Join(env.WorkDir, ".tmp"))
+			env.Setenv("NODE", node)
+			env.Setenv("EVERYTHING_JS", filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js"))
+			env.Setenv("MEMORY_JS", filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-memory", "dist", "index.js"))
+			env.Setenv("EVERYTHING_SSE_URL", sseURL)
+			env.Setenv("EVERYTHING_HTTP_URL", httpURL)
+			if err := os.MkdirAll(filepath.Join(env.WorkDir, ".tmp"), 0o700); err != nil {
+				return err
+			}
+			return os.MkdirAll(home, 0o700)
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"session-env": sessionEnvCmd,
+		},
+	})
+}
+
+const unsetSession = "(unset)"
+
+// sessionEnvCmd reads `export MCP_SESSION=ID` from a file (the stdout of
+// `mcp session start`) and sets it for the rest of the script, or with
+// "off" unsets it.
+func sessionEnvCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: session-env FILE|off")
+	}
+	if args[0] == "off" {
+		ts.Setenv("MCP_SESSION", unsetSession)
+		return
+	}
+	data := ts.ReadFile(args[0])
+	line := strings.TrimSpace(data)
+	id, ok := strings.CutPrefix(line, "export MCP_SESSION=")
+	if !ok || id == "" {
+		ts.Fatalf("no export line in %s: %q", args[0], line)
+	}
+	ts.Setenv("MCP_SESSION", id)
+	ts.Setenv("MCP_SESSION_ID", id)
+}
+
+// tinyPNG is a 1×1 PNG.
+var tinyPNG, _ = base64.StdEncoding.DecodeString("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")
+
+// fakeServer is an MCP stdio server for output and fault tests. With
+// FAKE_EXTRA=1 it offers one more tool, as a server that adds tools later.
+func fakeServer() {
+	s := server.NewMCPServer("fake", "1.0.0")
+	s.AddTool(mcp.NewTool("echo", mcp.WithString("message", mcp.Required())),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText(req.GetString("message", "")), nil
+		})
+	s.AddTool(mcp.NewTool("big", mcp.WithNumber("bytes", mcp.Required())),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			n := req.GetInt("bytes", 0)
+			var b strings.Builder
+			for i := 0; b.Len() < n; i++ {
+				fmt.Fprintf(&b, "line %06d %s\n", i, strings.Repeat("x", 40))
+			}
+			return mcp.NewToolResultText(b.String()[:n]), nil
+		})
+	s.AddTool(mcp.NewTool("image"),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{
+				mcp.NewTextContent("a tiny picture"),
+				mcp.NewImageContent(base64.StdEncoding.EncodeToString(tinyPNG), "image/png"),
+			}}, nil
+		})
+	s.AddTool(mcp.NewTool("fail"),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultError("the fake tool failed on purpose"), nil
+		})
+	s.AddTool(mcp.NewTool("sleep", mcp.WithNumber("ms", mcp.Required())),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			select {
+			case <-time.After(time.Duration(req.GetInt("ms", 0)) * time.Millisecond):
+				return mcp.NewToolResultText("slept"), nil
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		})
+	s.AddTool(mcp.NewTool("drop_table"),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText("DROPPED"), nil
+		})
+	if os.Getenv("FAKE_EXTRA") == "1" {
+		s.AddTool(mcp.NewTool("added_later"),
+			func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return mcp.NewToolResultText("new tool"), nil
+			})
+	}
+	if os.Getenv("FAKE_EXIT_AT_START") == "1" {
+		fmt.Fprintln(os.Stderr, "fake: cannot open database: permission denied")
+		os.Exit(3)
+	}
+	if err := server.ServeStdio(s); err != nil {
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,187 @@
+package manifests
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// checkTyped fails when err is not one of the package's error types.
+func checkTyped(t *testing.T, err error) {
+	t.Helper()
+	var es Errors
+	var e *Error
+	if !errors.As(err, &es) && !errors.As(err, &e) {
+		t.Fatalf("untyped error %T: %v", err, err)
+	}
+	if err.Error() == "" {
+		t.Fatal("empty error message")
+	}
+}
+
+// checkTools checks what a parser accepted as a tool list.
+func checkTools(t *testing.T, list []string, pos []Pos, star bool) {
+	t.Helper()
+	if len(list) != len(pos) {
+		t.Fatalf("list %q has %d positions", list, len(pos))
+	}
+	for _, name := range list {
+		switch {
+		case name == "*" && (!star || len(list) != 1):
+			t.Fatalf("accepted %q in %q", name, list)
+		case name == "*":
+		case isPattern(name) || !ValidToolName(name):
+			t.Fatalf("accepted tool name %q", name)
+		}
+	}
+}
+
+func FuzzParsePackage(f *testing.F) {
+	f.Add([]byte(pkgJSON(`{"manifests": ["mcp.json"], "servers": [{"id": "contacts", "required": true, "tools": {"include": ["search_contacts"]}}]}`)))
+	f.Add([]byte(pkgJSON(`{"servers": [{"id": "w", "tools": {"include": ["*"], "exclude": ["drop_table"]}}]}`)))
+	f.Add([]byte(pkgJSON(`{"servers": [{"id": "a", "tools": {"include": ["x*", "*"]}}, {"id": "a"}]}`)))
+	f.Add([]byte(`{"pi": {"mcp": null}}`))
+	f.Add([]byte(`{"pi": "x"}`))
+	f.Add([]byte(`[[[[[[[[[[]]]]]]]]]]`))
+	f.Add([]byte("\ufeff{\"pi\": {\"mcp\": {\"manifests\": [\"../x\", \"/abs\"]}}}"))
+	f.Add([]byte(`{"a": 1,}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		pkg, err := ParsePackage(bytes.NewReader(data), "package.json")
+		if err != nil {
+			checkTyped(t, err)
+			if pkg != nil {
+				t.Fatal("package with an error")
+			}
+			return
+		}
+		if pkg == nil {
+			return
+		}
+		if len(pkg.Manifests) != len(pkg.ManifestsPos) {
+			t.Fatal("manifest positions")
+		}
+		seen := map[string]bool{}
+		for _, s := range pkg.Servers {
+			if !ValidServerID(s.ID) || seen[CanonicalID(s.ID)] {
+				t.Fatalf("accepted server id %q", s.ID)
+			}
+			seen[CanonicalID(s.ID)] = true
+			checkTools(t, s.Include, s.IncludePos, true)
+			checkTools(t, s.Exclude, s.ExcludePos, false)
+			if s.Pos.Line < 1 {
+				t.Fatalf("position %v", s.Pos)
+			}
+		}
+	})
+}
+
+func FuzzParseAgent(f *testing.F) {
+	f.Add([]byte("mcp:\n  mode: tools\n  servers:\n    contacts:\n      include: ['*']\n      defer: ['*']\n      eager: [a]\n"), false)
+	f.Add([]byte("---\r\nmcp:\r\n  servers:\r\n    x: {include: [a]}\r\n---\r\nbody"), true)
+	f.Add([]byte("---\nmcp: {}\n"), true)
+	f.Add([]byte("a: &a [x, *a]\nmcp: {servers: {x: {include: *a}}}\n"), false)
+	f.Add([]byte("? [a]\n: b\n"), false)
+	f.Add([]byte("mcp:\n  servers:\n    dev-radius: {}\n    dev_radius: {}\n"), false)
+	f.Add([]byte("extends: base\ntools: [bash]\nmcp:\n"), false)
+	f.Add([]byte("a: b\n---\nc: d\n"), false)
+	f.Fuzz(func(t *testing.T, data []byte, md bool) {
+		file := "agents/a.yaml"
+		if md {
+			file = "agents/a.md"
+		}
+		a, err := ParseAgent(bytes.NewReader(data), file, "a")
+		if err != nil {
+			checkTyped(t, err)
+			return
+		}
+		if a == nil || a.Name != "a" {
+			t.Fatalf("agent %+v", a)
+		}
+		if a.MCP == nil {
+			return
+		}
+		if m := a.MCP.Mode; m != "" && m != "cli" && m != "tools" {
+			t.Fatalf("accepted mode %q", m)
+		}
+		seen := map[string]bool{}
+		for _, s := range a.MCP.Servers {
+			if !ValidServerID(s.ID) || seen[CanonicalID(s.ID)] {
+				t.Fatalf("accepted server id %q", s.ID)
+			}
+			seen[CanonicalID(s.ID)] = true
+			checkTools(t, s.Include, s.IncludePos, true)
+			checkTools(t, s.Exclude, s.ExcludePos, false)
+			checkTools(t, s.Defer, s.DeferPos, true)
+			checkTools(t, s.Eager, s.EagerPos, false)
+		}
+	})
+}
+
+func FuzzParseServers(f *testing.F) {
+	f.Add([]byte(basicManifest), false)
+	f.Add([]byte(`{"servers": {"d": {"type": "stdio", "command": "x"}, "e": {"type": "sse", "url": "https://h"}}}`), true)
+	f.Add([]byte(`{"mcpServers": {"a": {"command": "x", "url": "https://h"}, "b": {"type": "http"}}}`), false)
+	f.Add([]byte(`{"mcpServers": {"a": {"command": "x", "args": ["${A", "$$"], "env": {"=": "v"}}}}`), false)
+	f.Add([]byte(`{"mcpServers": {"a-b": {"command": "x"}, "a_b": {"command": "y"}}}`), false)
+	f.Add([]byte(`{"mcpServers": {"a": {"url": "https://h", "headers": {"X": 1}}}}`), false)
+	f.Fuzz(func(t *testing.T, data []byte, vscode bool) {
+		key := "mcpServers"
+		if vscode {
+			key = "servers"
+		}
+		eps, err := ParseServers(bytes.NewReader(data), "mcp.json", key)
+		if err != nil {
+			checkTyped(t, err)
+			return
+		}
+		seen := map[string]bool{}
+		for _, e := range eps {
+			if !ValidServerID(e.ID) || seen[CanonicalID(e.ID)] {
+				t.Fatalf("accepted server id %q", e.ID)
+			}
+			seen[CanonicalID(e.ID)] = true
+			if _, err := e.Transport(); err != nil {
+				t.Fatalf("accepted entry without a transport: %v", err)
+			}
+			// Every accepted entry expands without a syntax error.
+			_, err := e.Expand(func(string) (string, bool) { return "v", true })
+			if err != nil {
+				t.Fatalf("accepted entry does not expand: %v", err)
+			}
+		}
+	})
+}
+
+func FuzzExpand(f *testing.F) {
+	for _, s := range []string{"", "plain", "${A}", "${A:-d}", "$$", "$${A}", "${", "${A", "${1}", "a$b", "${A:-${B}}", "${MISSING}", "${E:-x}"} {
+		f.Add(s)
+	}
+	vars := map[string]string{"A": "alpha", "B": "b$${", "E": ""}
+	lookup := func(k string) (string, bool) { v, ok := vars[k]; return v, ok }
+	f.Fuzz(func(t *testing.T, s string) {
+		e := Endpoint{ID: "s", Command: "./x", Args: []string{s}, Env: map[string]string{"K": s}, Cwd: s, Dir: "/d",
+			Headers: map[string]string{"H": s}, URL: s}
+		got, err := e.Expand(lookup)
+		if err != nil {
+			var mv *MissingVarError
+			var me *Error
+			if !errors.As(err, &mv) && !errors.As(err, &me) {
+				t.Fatalf("untyped error %T", err)
+			}
+			if s != "" && len(s) > 3 && strings.Contains(err.Error(), s) {
+				t.Fatalf("error echoes the value: %v", err)
+			}
+			return
+		}
+		if !strings.Contains(s, "${") && got.Args[0] != s {
+			t.Fatalf("changed %q to %q without ${", s, got.Args[0])
+		}
+		if got.Args[0] != got.Env["K"] || got.Env["K"] != got.Headers["H"] || got.URL != got.Args[0] {
+			t.Fatal("fields expanded differently")
+		}
+		if e.Args[0] != s {
+			t.Fatal("receiver changed")
+		}
+	})
+}

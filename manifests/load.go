@@ -1,0 +1,196 @@
+package manifests
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Load reads the recipe whose package.json sits in root: its pi.mcp block,
+// the manifests it names, the local bindings in .pi/mcp.local.json (each
+// entry replaces the manifests' entry for the same server id whole) and every
+// agent in agents/ (*.yaml, *.yml, *.md; names starting with "." are
+// skipped). Positions name files relative to root.
+//
+// Two manifests defining the same server id is an error; so are a manifest
+// that does not exist or whose path leaves the root (checked on the path as
+// written: a symlink inside the root may point anywhere), and two agent
+// files with the same name. Every problem in every file is returned, as
+// Errors.
+func Load(root string) (*Recipe, error) {
+	root, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	r := &Recipe{Root: root, Endpoints: map[string]Endpoint{}, Agents: map[string]*Agent{}}
+	w := newWatch()
+	w.dir(root)
+	var errs Errors
+
+	pkgPath := filepath.Join(root, "package.json")
+	w.file(pkgPath)
+	pkg, err := packageFile(root)
+	if err != nil {
+		errs = append(errs, asErrors(err, "package.json")...)
+	}
+	r.Package = pkg
+
+	// Manifests, then local bindings over them.
+	from := map[string]Pos{} // canonical id -> where a manifest defined it
+	if pkg != nil {
+		for i, m := range pkg.Manifests {
+			rel := filepath.Clean(filepath.FromSlash(m))
+			path := filepath.Join(root, rel)
+			display := filepath.ToSlash(rel)
+			data, err := readFile(path, display)
+			if errors.Is(err, fs.ErrNotExist) {
+				errs = append(errs, &Error{Pos: pkg.ManifestsPos[i], Field: fmt.Sprintf("pi.mcp.manifests[%d]", i),
+					Value: m, Msg: "does not exist", Hint: "manifests are paths relative to package.json", Err: err})
+				continue
+			}
+			w.file(path)
+			if err != nil {
+				errs = append(errs, asErrors(err, display)...)
+				continue
+			}
+			eps, _, err := parseServers(data, display, "mcpServers", false)
+			if err != nil {
+				errs = append(errs, asErrors(err, display)...)
+				continue
+			}
+			for _, ep := range eps {
+				id := CanonicalID(ep.ID)
+				if prev, dup := from[id]; dup {
+					errs = append(errs, &Error{Pos: ep.Pos, Field: "mcpServers", Value: ep.ID,
+						Msg:  "is already defined by another manifest",
+						Hint: "it is defined at " + prev.String() + "; keep one definition"})
+					continue
+				}
+				from[id] = ep.Pos
+				ep.Dir = filepath.Dir(path)
+				r.Endpoints[id] = ep
+			}
+		}
+	}
+	localPath := filepath.Join(root, ".pi", "mcp.local.json")
+	w.dir(filepath.Dir(localPath))
+	if eps, found, err := readServersFile(localPath, ".pi/mcp.local.json", w); err != nil {
+		errs = append(errs, asErrors(err, ".pi/mcp.local.json")...)
+	} else if found {
+		for _, ep := range eps {
+			r.Endpoints[CanonicalID(ep.ID)] = ep
+		}
+	}
+
+	agentErrs := loadAgents(r, root, w)
+	errs = append(errs, agentErrs...)
+
+	r.Files = w.list()
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return r, nil
+}
+
+// readServersFile reads an mcpServers file of ours if it exists.
+func readServersFile(path, display string, w *watch) ([]Endpoint, bool, error) {
+	data, err := readFile(path, display)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	w.file(path)
+	if err != nil {
+		return nil, true, err
+	}
+	eps, _, err := parseServers(data, display, "mcpServers", false)
+	if err != nil {
+		return nil, true, err
+	}
+	for i := range eps {
+		eps[i].Dir = filepath.Dir(path)
+	}
+	return eps, true, nil
+}
+
+var agentExts = []string{".yaml", ".yml", ".md"}
+
+func loadAgents(r *Recipe, root string, w *watch) Errors {
+	dir := filepath.Join(root, "agents")
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return Errors{{Pos: Pos{File: "agents"}, Msg: "cannot read the agents directory: " + describeOpenErr(err), Err: err}}
+	}
+	w.dir(dir)
+	var errs Errors
+	files := map[string]string{} // agent name -> file it came from
+	for _, e := range entries {
+		fname := e.Name()
+		ext := filepath.Ext(fname)
+		if strings.HasPrefix(fname, ".") || !slices.Contains(agentExts, ext) || e.IsDir() {
+			continue
+		}
+		name := strings.TrimSuffix(fname, ext)
+		display := "agents/" + fname
+		path := filepath.Join(dir, fname)
+		w.file(path)
+		if prev, dup := files[name]; dup {
+			errs = append(errs, &Error{Pos: Pos{File: display}, Value: name, Msg: "is already an agent",
+				Hint: "it is defined by " + prev + "; an agent has one file"})
+			continue
+		}
+		files[name] = display
+		data, err := readFile(path, display)
+		if err != nil {
+			errs = append(errs, asErrors(err, display)...)
+			continue
+		}
+		a, err := parseAgent(data, display, name)
+		if err != nil {
+			errs = append(errs, asErrors(err, display)...)
+			continue
+		}
+		a.File = path
+		r.Agents[name] = a
+	}
+	return errs
+}
+
+// watch collects the paths a reload watcher should look at: each file that
+// exists, and each existing directory whose entries decide what is read.
+type watch struct{ seen map[string]bool }
+
+func newWatch() *watch { return &watch{seen: map[string]bool{}} }
+
+func (w *watch) file(path string) {
+	if exists(path) {
+		w.seen[path] = true
+	}
+}
+
+func (w *watch) dir(path string) {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		w.seen[path] = true
+	}
+}
+
+// list is files first, then directories, each sorted.
+func (w *watch) list() []string {
+	var files, dirs []string
+	for p := range w.seen {
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			dirs = append(dirs, p)
+		} else {
+			files = append(files, p)
+		}
+	}
+	slices.Sort(files)
+	slices.Sort(dirs)
+	return append(files, dirs...)
+}

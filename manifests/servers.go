@@ -1,0 +1,268 @@
+package manifests
+
+import (
+	"fmt"
+	"io"
+	"net/url"
+	"path/filepath"
+	"strings"
+)
+
+// endpointKeys are the keys of an mcpServers entry.
+var endpointKeys = []string{"command", "args", "env", "cwd", "url", "type", "headers"}
+
+// transportTypes maps each accepted "type" to its transport.
+var transportTypes = map[string]Transport{
+	"stdio":           TransportStdio,
+	"http":            TransportHTTP,
+	"streamable-http": TransportHTTP,
+	"streamableHttp":  TransportHTTP,
+	"sse":             TransportSSE,
+}
+
+const typeHint = `type is one of "stdio", "http", "streamable-http", "streamableHttp", "sse"`
+
+// ParseServers reads a JSON file holding a map of endpoints under key
+// ("mcpServers", or "servers" for VS Code files) and returns its entries in
+// file order. Other top-level keys are ignored; a file without key has no
+// entries. Dir of each entry is the directory part of file. Problems come
+// back as Errors.
+func ParseServers(r io.Reader, file string, key string) ([]Endpoint, error) {
+	data, err := readAll(r, file)
+	if err != nil {
+		return nil, err
+	}
+	eps, _, err := parseServers(data, file, key, false)
+	return eps, err
+}
+
+// parseServers parses one servers file. Strict (lenient false) is for our
+// own files: every problem is an error and unknown entry keys are problems.
+// Lenient is for files that other programs own: unknown entry keys are
+// ignored, an entry with "disabled": true is left out, and an entry with a
+// problem is skipped, its problems returned as skipped. Problems with the
+// file as a whole are err in both modes.
+func parseServers(data []byte, file, key string, lenient bool) (eps []Endpoint, skipped Errors, err error) {
+	top, err := parseJSON(data, file)
+	if err != nil {
+		return nil, nil, err
+	}
+	fc := &checker{file: file}
+	f, ok := fc.fields(top, "", []string{key}, false)
+	if !ok {
+		return nil, nil, fc.errs
+	}
+	m := f[key]
+	if m == nil || m.val.kind == kNull {
+		return nil, nil, fc.errs.err()
+	}
+	if m.val.kind != kObject {
+		fc.at(m.val, key, "", "must be an object of servers by id, not "+fc.kindName(m.val.kind),
+			fmt.Sprintf(`write "%s": {"ID": {"command": "..."}}`, key))
+		return nil, nil, fc.errs
+	}
+	if fc.tooMany(m.val, key, len(m.val.members)) {
+		return nil, nil, fc.errs
+	}
+	var errs Errors
+	seen := map[string]Pos{}
+	for i := range m.val.members {
+		em := &m.val.members[i]
+		c := &checker{file: file}
+		ep, keep := c.endpoint(em, key, seen, lenient)
+		switch {
+		case len(c.errs) > 0 && lenient:
+			skipped = append(skipped, c.errs...)
+		case len(c.errs) > 0:
+			errs = append(errs, c.errs...)
+		case keep:
+			ep.Dir = filepath.Dir(file)
+			eps = append(eps, ep)
+		}
+	}
+	errs = append(fc.errs, errs...)
+	if len(errs) > 0 {
+		return nil, skipped, errs
+	}
+	return eps, skipped, nil
+}
+
+// endpoint checks one entry; keep is false for a disabled imported entry.
+func (c *checker) endpoint(em *member, key string, seen map[string]Pos, lenient bool) (ep Endpoint, keep bool) {
+	id := em.key
+	field := key + "." + id
+	if !ValidServerID(id) {
+		field = key
+	}
+	ep = Endpoint{ID: id, Pos: em.pos(c.file)}
+	if !c.serverID(id, em.pos(c.file), key, seen) {
+		return ep, false
+	}
+	known := endpointKeys
+	if lenient {
+		known = append(known[:len(known):len(known)], "disabled")
+	}
+	f, ok := c.fields(em.val, field, known, !lenient)
+	if !ok {
+		return ep, false
+	}
+	if d := f["disabled"]; d != nil && d.val.kind == kBool && d.val.text == "true" {
+		return ep, false
+	}
+	if m := f["command"]; m != nil {
+		if s, ok := c.str(m.val, field+".command"); ok {
+			if s == "" {
+				c.at(m.val, field+".command", "", "is empty", "name the program to run")
+			}
+			ep.Command = s
+			c.expansion(m.val.pos(c.file), field+".command", s)
+		}
+	}
+	if m := f["args"]; m != nil {
+		args, pos, _ := c.strList(m.val, field+".args")
+		for i, a := range args {
+			c.expansion(pos[i], fmt.Sprintf("%s.args[%d]", field, i), a)
+		}
+		ep.Args = args
+	}
+	if m := f["env"]; m != nil {
+		ep.Env = c.stringMap(m.val, field+".env", validEnvName, "variable names are not empty and hold no = or NUL")
+	}
+	if m := f["cwd"]; m != nil {
+		if s, ok := c.str(m.val, field+".cwd"); ok {
+			ep.Cwd = s
+			c.expansion(m.val.pos(c.file), field+".cwd", s)
+		}
+	}
+	if m := f["url"]; m != nil {
+		if s, ok := c.str(m.val, field+".url"); ok {
+			ep.URL = s
+			c.checkURL(m.val, field+".url", s)
+		}
+	}
+	if m := f["headers"]; m != nil {
+		ep.Headers = c.stringMap(m.val, field+".headers", validHeaderName, "header names are HTTP tokens")
+	}
+	var typeNode *node
+	if m := f["type"]; m != nil {
+		if s, ok := c.str(m.val, field+".type"); ok {
+			ep.Type, typeNode = s, m.val
+			if _, known := transportTypes[s]; !known {
+				c.at(m.val, field+".type", s, "is not a known transport type", typeHint)
+				typeNode = nil
+			}
+		}
+	}
+	switch {
+	case f["command"] != nil && f["url"] != nil:
+		c.at(em.val, field, "", "has both command and url", "an entry is either a program to run (command) or a server to reach (url)")
+	case f["command"] == nil && f["url"] == nil:
+		c.at(em.val, field, "", "has neither command nor url", "an entry needs exactly one of command (stdio) or url (HTTP or SSE)")
+	case typeNode != nil && ep.Type == "stdio" && f["command"] == nil:
+		c.at(typeNode, field+".type", ep.Type, "needs command", "a stdio server is started from command; for a url use type http or sse")
+	case typeNode != nil && ep.Type != "stdio" && f["url"] == nil:
+		c.at(typeNode, field+".type", ep.Type, "needs url", `a command is started over stdio; use type "stdio" or leave type out`)
+	}
+	return ep, true
+}
+
+// stringMap reads an object of string values (env, headers). Values are never
+// echoed in messages.
+func (c *checker) stringMap(n *node, field string, validKey func(string) bool, keyHint string) map[string]string {
+	if n.kind == kNull {
+		return nil
+	}
+	if n.kind != kObject {
+		c.wrongType(n, field, "an object of strings")
+		return nil
+	}
+	out := make(map[string]string, len(n.members))
+	lines := map[string]int{}
+	for i := range n.members {
+		m := &n.members[i]
+		f := field + "." + m.key
+		if !validKey(m.key) {
+			c.add(m.pos(c.file), field, m.key, "is not a valid name", keyHint)
+			continue
+		}
+		if prev, dup := lines[m.key]; dup {
+			c.add(m.pos(c.file), field, m.key, "is a duplicate key", fmt.Sprintf("it is already set at line %d", prev))
+			continue
+		}
+		lines[m.key] = m.line
+		if s, ok := c.str(m.val, f); ok {
+			out[m.key] = s
+			c.expansion(m.val.pos(c.file), f, s)
+		}
+	}
+	return out
+}
+
+func validEnvName(s string) bool {
+	return s != "" && !strings.ContainsAny(s, "=\x00")
+}
+
+func validHeaderName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c <= ' ' || c >= 0x7f || strings.IndexByte(`"(),/:;<=>?@[\]{}`, c) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// expansion reports a malformed ${...} in s without echoing s.
+func (c *checker) expansion(p Pos, field, s string) {
+	if _, err := expandString(s, func(string) (string, bool) { return "", true }); err != nil {
+		c.add(p, field, "", "has a malformed ${...}", "write ${NAME} or ${NAME:-default}, with NAME from A-Z, a-z, 0-9 and _")
+	}
+}
+
+// checkURL checks a url that holds no ${...}; the url is never echoed, as it
+// may carry a token.
+func (c *checker) checkURL(n *node, field, s string) {
+	c.expansion(n.pos(c.file), field, s)
+	if strings.Contains(s, "${") {
+		return
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		c.at(n, field, "", "is not an http or https URL", "write a full URL such as https://host/mcp")
+	}
+}
+
+// Transport says how the endpoint is reached: command is stdio; a url with
+// type "http", "streamable-http" or "streamableHttp" is streamable HTTP, with
+// type "sse" SSE, and without type TransportAuto (streamable HTTP falling
+// back to SSE).
+func (e Endpoint) Transport() (Transport, error) {
+	fail := func(msg, hint string) (Transport, error) {
+		return "", &Error{Pos: e.Pos, Field: e.ID, Msg: msg, Hint: hint}
+	}
+	t, known := transportTypes[e.Type]
+	if e.Type != "" && !known {
+		return "", &Error{Pos: e.Pos, Field: e.ID + ".type", Value: e.Type, Msg: "is not a known transport type", Hint: typeHint}
+	}
+	switch {
+	case e.Command != "" && e.URL != "":
+		return fail("has both command and url", "an entry needs exactly one of them")
+	case e.Command != "":
+		if e.Type != "" && t != TransportStdio {
+			return fail("has type "+e.Type+" but a command", `a command is started over stdio; use type "stdio" or leave type out`)
+		}
+		return TransportStdio, nil
+	case e.URL != "":
+		if e.Type == "" {
+			return TransportAuto, nil
+		}
+		if t == TransportStdio {
+			return fail("has type stdio but a url", "a stdio server is started from command")
+		}
+		return t, nil
+	}
+	return fail("has neither command nor url", "an entry needs exactly one of them")
+}

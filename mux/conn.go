@@ -1,0 +1,413 @@
+package mux
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/manifests"
+)
+
+// ErrClosed is the cause of the UnavailableError a request gets after Close.
+var ErrClosed = errors.New("connection closed")
+
+// RPCError is a JSON-RPC error response from a server: it understood the
+// request and refused it (unknown tool, invalid params, a failing handler).
+// The connection is still usable.
+type RPCError struct {
+	Code    int
+	Message string
+	Data    json.RawMessage // absent when the server sent none
+}
+
+func (e *RPCError) Error() string {
+	return fmt.Sprintf("server error %d: %s", e.Code, e.Message)
+}
+
+const (
+	// maxListPages bounds how many tools/list pages one ListTools follows.
+	maxListPages = 1000
+	// cancelTimeout bounds sending a notifications/cancelled.
+	cancelTimeout = 5 * time.Second
+	// exitReasonWait is how long a request whose transport closed waits for
+	// the reason (exit status, stderr) before giving a generic one.
+	exitReasonWait = 2 * time.Second
+)
+
+// Conn is a live connection to one MCP server; it implements Upstream.
+type Conn struct {
+	server string
+	kind   manifests.Transport
+	log    *slog.Logger
+	c      *client.Client
+	tr     transport.Interface
+	proc   *process // stdio only
+	rt     *roundTripper
+	secret []string // values that must never appear in an error
+	maxMsg int64
+
+	life   context.Context // lives until Close; the transports' Start context
+	cancel context.CancelFunc
+	nextID atomic.Int64
+
+	mu        sync.Mutex
+	wg        sync.WaitGroup
+	closing   chan struct{}
+	isClosing bool
+	dead      chan struct{} // closed once the connection cannot be used
+	deadErr   error
+	onChanged []func()
+	changed   chan struct{}
+	closeOnce sync.Once
+	closeErr  error
+}
+
+var _ Upstream = (*Conn)(nil)
+
+func newConn(ctx context.Context, server string, kind manifests.Transport, opts Options) *Conn {
+	life, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	u := &Conn{
+		server:  server,
+		kind:    kind,
+		log:     opts.Logger.With("server", server),
+		maxMsg:  opts.MaxMessageBytes,
+		life:    life,
+		cancel:  cancel,
+		closing: make(chan struct{}),
+		dead:    make(chan struct{}),
+		changed: make(chan struct{}, 1),
+	}
+	u.goOwned(u.dispatchChanges)
+	return u
+}
+
+// Transport says how the connection was made; after the fallback of a url
+// without type it is TransportHTTP or TransportSSE.
+func (u *Conn) Transport() manifests.Transport { return u.kind }
+
+// Done is closed once the connection can no longer be used: the server
+// exited, the stream broke, or Close was called. Calls then fail at once
+// with *UnavailableError.
+func (u *Conn) Done() <-chan struct{} { return u.dead }
+
+// OnToolsChanged registers f to run after the server says its tool list
+// changed. Bursts are coalesced, and f runs on a goroutine of its own, so it
+// may call ListTools.
+func (u *Conn) OnToolsChanged(f func()) {
+	u.mu.Lock()
+	u.onChanged = append(u.onChanged, f)
+	u.mu.Unlock()
+}
+
+// goOwned runs f on a goroutine that Close waits for. After Close it does nothing.
+func (u *Conn) goOwned(f func()) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.isClosing {
+		return
+	}
+	u.wg.Add(1)
+	go func() {
+		defer u.wg.Done()
+		f()
+	}()
+}
+
+func (u *Conn) dispatchChanges() {
+	for {
+		select {
+		case <-u.life.Done():
+			return
+		case <-u.changed:
+		}
+		u.mu.Lock()
+		fs := slices.Clone(u.onChanged)
+		u.mu.Unlock()
+		for _, f := range fs {
+			f()
+		}
+	}
+}
+
+// onNotification runs on the transport's read goroutine: it must not block.
+func (u *Conn) onNotification(n mcp.JSONRPCNotification) {
+	switch n.Method {
+	case mcp.MethodNotificationToolsListChanged:
+		select {
+		case u.changed <- struct{}{}:
+		default:
+		}
+	case "notifications/message":
+		u.log.Debug("server log", "params", n.Params.AdditionalFields)
+	}
+}
+
+// setDead records why the connection became unusable; the first reason wins.
+func (u *Conn) setDead(err error) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.deadErr == nil {
+		u.deadErr = err
+		close(u.dead)
+	}
+}
+
+func (u *Conn) deadReason() error {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.deadErr
+}
+
+func (u *Conn) unavailable(err error) *UnavailableError {
+	return &UnavailableError{Server: u.server, Err: err}
+}
+
+// reqState travels in a request's context to the HTTP round tripper, which
+// marks a response that broke the size limit.
+type reqState struct{ tooLarge atomic.Bool }
+
+type reqStateKey struct{}
+
+// request sends one JSON-RPC request through the transport, bypassing the
+// typed client so that the result comes back byte for byte.
+func (u *Conn) request(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	if err := u.deadReason(); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, u.contextError(ctx, method)
+	}
+	// String ids never clash with the typed client's integer ones.
+	id := mcp.NewRequestId("mcp-" + strconv.FormatInt(u.nextID.Add(1), 10))
+	st := &reqState{}
+	resp, err := u.tr.SendRequest(context.WithValue(ctx, reqStateKey{}, st), transport.JSONRPCRequest{
+		JSONRPC: mcp.JSONRPC_VERSION,
+		ID:      id,
+		Method:  method,
+		Params:  params,
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			u.sendCancelled(id, context.Cause(ctx))
+			return nil, u.contextError(ctx, method)
+		}
+		return nil, u.transportError(method, err, st)
+	}
+	if resp.Error != nil {
+		e := &RPCError{Code: resp.Error.Code, Message: resp.Error.Message}
+		if resp.Error.Data != nil {
+			e.Data, _ = json.Marshal(resp.Error.Data)
+		}
+		return nil, e
+	}
+	return resp.Result, nil
+}
+
+// contextError: a deadline is the server failing to answer in time; a
+// cancellation is the caller's choice and is returned as it is.
+func (u *Conn) contextError(ctx context.Context, method string) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return u.unavailable(fmt.Errorf("%s: no answer before the deadline: %w", method, ctx.Err()))
+	}
+	return fmt.Errorf("%s: %w", method, ctx.Err())
+}
+
+func (u *Conn) transportError(method string, err error, st *reqState) error {
+	if st.tooLarge.Load() {
+		return u.unavailable(fmt.Errorf("%s: %w (%d bytes)", method, ErrMessageTooLarge, u.maxMsg))
+	}
+	if dead := u.deadReason(); dead != nil {
+		return dead
+	}
+	if errors.Is(err, transport.ErrTransportClosed) || errors.Is(err, transport.ErrSessionTerminated) {
+		// The server went away; the stdio exit watcher knows why.
+		if u.proc != nil && waitChan(u.dead, exitReasonWait) {
+			return u.deadReason()
+		}
+		u.setDead(u.unavailable(redact(fmt.Errorf("%s: %w", method, err), u.secret)))
+		return u.deadReason()
+	}
+	return u.unavailable(redact(fmt.Errorf("%s: %w", method, err), u.secret))
+}
+
+// sendCancelled tells the server to stop working on request id. On stdio
+// this is the only way; over HTTP the transport also drops the request, and
+// the spec asks clients to say so explicitly.
+func (u *Conn) sendCancelled(id mcp.RequestId, cause error) {
+	n := mcp.JSONRPCNotification{
+		JSONRPC: mcp.JSONRPC_VERSION,
+		Notification: mcp.Notification{
+			Method: string(mcp.MethodNotificationCancelled),
+			Params: mcp.NotificationParams{AdditionalFields: map[string]any{
+				"requestId": id,
+				"reason":    cause.Error(),
+			}},
+		},
+	}
+	u.goOwned(func() {
+		ctx, cancel := context.WithTimeout(u.life, cancelTimeout)
+		defer cancel()
+		if err := u.tr.SendNotification(ctx, n); err != nil {
+			u.log.Debug("sending notifications/cancelled failed", "err", err)
+		}
+	})
+}
+
+// ListTools returns every tool the server lists, following nextCursor. It
+// stops early, with what it has, if the server repeats a cursor.
+func (u *Conn) ListTools(ctx context.Context) ([]catalog.Tool, error) {
+	var tools []catalog.Tool
+	seen := map[string]bool{}
+	cursors := map[string]bool{}
+	params := map[string]any{}
+	for page := 0; ; page++ {
+		if page == maxListPages {
+			return nil, fmt.Errorf("tools/list: server %s sent more than %d pages", u.server, maxListPages)
+		}
+		raw, err := u.request(ctx, "tools/list", params)
+		if err != nil {
+			return nil, err
+		}
+		var res struct {
+			Tools      []json.RawMessage `json:"tools"`
+			NextCursor *string           `json:"nextCursor"`
+		}
+		if err := json.Unmarshal(raw, &res); err != nil {
+			return nil, fmt.Errorf("tools/list: server %s sent an invalid result: %w", u.server, err)
+		}
+		for _, r := range res.Tools {
+			t, err := decodeTool(u.server, r)
+			if err != nil {
+				u.log.Warn("skipping a tool the server described badly", "err", err)
+				continue
+			}
+			if seen[t.Name] {
+				u.log.Warn("skipping a tool listed twice", "tool", t.Name)
+				continue
+			}
+			seen[t.Name] = true
+			tools = append(tools, t)
+		}
+		if res.NextCursor == nil || *res.NextCursor == "" {
+			return tools, nil
+		}
+		next := *res.NextCursor
+		if cursors[next] {
+			u.log.Warn("tools/list repeated a cursor; stopping", "cursor", next)
+			return tools, nil
+		}
+		cursors[next] = true
+		params = map[string]any{"cursor": next}
+	}
+}
+
+func decodeTool(server string, raw json.RawMessage) (catalog.Tool, error) {
+	var t struct {
+		Name         string          `json:"name"`
+		Title        string          `json:"title"`
+		Description  string          `json:"description"`
+		InputSchema  json.RawMessage `json:"inputSchema"`
+		OutputSchema json.RawMessage `json:"outputSchema"`
+		Annotations  json.RawMessage `json:"annotations"`
+	}
+	if err := json.Unmarshal(raw, &t); err != nil {
+		return catalog.Tool{}, err
+	}
+	if t.Name == "" {
+		return catalog.Tool{}, errors.New("tool without a name")
+	}
+	if t.Title == "" && len(t.Annotations) > 0 {
+		var a struct {
+			Title string `json:"title"`
+		}
+		if json.Unmarshal(t.Annotations, &a) == nil {
+			t.Title = a.Title
+		}
+	}
+	return catalog.Tool{
+		Server:       server,
+		Name:         t.Name,
+		Title:        t.Title,
+		Description:  t.Description,
+		InputSchema:  nonNull(t.InputSchema),
+		OutputSchema: nonNull(t.OutputSchema),
+		Raw:          raw,
+	}, nil
+}
+
+func nonNull(m json.RawMessage) json.RawMessage {
+	if len(m) == 0 || string(m) == "null" {
+		return nil
+	}
+	return m
+}
+
+// CallTool calls one tool and returns its result as the server sent it. A
+// result with isError is a successful call; a JSON-RPC error is *RPCError.
+func (u *Conn) CallTool(ctx context.Context, name string, args json.RawMessage) (*Result, error) {
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	var probe map[string]json.RawMessage
+	if err := json.Unmarshal(args, &probe); err != nil || probe == nil {
+		return nil, fmt.Errorf("arguments for %s must be a JSON object", name)
+	}
+	raw, err := u.request(ctx, "tools/call", map[string]any{"name": name, "arguments": args})
+	if err != nil {
+		return nil, err
+	}
+	var res struct {
+		Content           []json.RawMessage `json:"content"`
+		StructuredContent json.RawMessage   `json:"structuredContent"`
+		IsError           bool              `json:"isError"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return nil, fmt.Errorf("tools/call %s: server %s sent an invalid result: %w", name, u.server, err)
+	}
+	return &Result{Raw: raw, IsError: res.IsError, Content: res.Content, Structured: nonNull(res.StructuredContent)}, nil
+}
+
+// Close ends the connection. For stdio it closes the server's stdin, waits
+// briefly, then stops its whole process group (SIGTERM, then SIGKILL) and
+// reaps it. It is safe to call more than once.
+func (u *Conn) Close() error {
+	u.closeOnce.Do(func() {
+		u.mu.Lock()
+		u.isClosing = true
+		close(u.closing)
+		u.mu.Unlock()
+		u.setDead(u.unavailable(ErrClosed))
+		u.cancel()
+		if u.c != nil {
+			if err := u.c.Close(); err != nil {
+				u.log.Debug("closing the transport", "err", err)
+			}
+		}
+		if u.proc != nil {
+			u.closeErr = u.proc.stop()
+		}
+		if u.rt != nil {
+			u.rt.closeIdle()
+		}
+		u.wg.Wait()
+	})
+	return u.closeErr
+}
+
+// httpStatusText is "HTTP 403 Forbidden".
+func httpStatusText(code int) string {
+	return fmt.Sprintf("HTTP %d %s", code, http.StatusText(code))
+}
