@@ -11,7 +11,9 @@ FUZZ_TARGETS := \
 	./manifests:FuzzParsePackage \
 	./manifests:FuzzParseAgent \
 	./manifests:FuzzParseServers \
-	./manifests:FuzzExpand
+	./manifests:FuzzExpand \
+	./mux:FuzzDecodeTool \
+	./internal/script:FuzzRun
 
 .PHONY: test npm vet unit fuzz build
 

@@ -11,7 +11,8 @@ import (
 )
 
 // Expand returns a copy of e with ${VAR} and ${VAR:-default} replaced in
-// Command, Args, Env values, Cwd, URL and Headers values (never in keys).
+// Command, Args, Env values, Cwd, URL, Headers values (never in keys) and
+// OAuth's ClientID and ClientSecret.
 // lookup finds a variable; nil means os.LookupEnv.
 //
 // The rules:
@@ -57,6 +58,13 @@ func (e Endpoint) Expand(lookup func(string) (string, bool)) (Endpoint, error) {
 	out.Cwd = x("cwd", e.Cwd)
 	out.URL = x("url", e.URL)
 	out.Headers = expandMap(e.Headers, "headers", x)
+	if e.OAuth != nil {
+		o := *e.OAuth
+		o.Scopes = slices.Clone(o.Scopes)
+		o.ClientID = x("oauth.clientId", o.ClientID)
+		o.ClientSecret = x("oauth.clientSecret", o.ClientSecret)
+		out.OAuth = &o
+	}
 	if firstErr != nil {
 		return Endpoint{}, firstErr
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 // endpointKeys are the keys of an mcpServers entry.
-var endpointKeys = []string{"command", "args", "env", "cwd", "url", "type", "headers"}
+var endpointKeys = []string{"command", "args", "env", "cwd", "url", "type", "headers", "oauth"}
 
 // transportTypes maps each accepted "type" to its transport.
 var transportTypes = map[string]Transport{
@@ -142,6 +142,12 @@ func (c *checker) endpoint(em *member, key string, seen map[string]Pos, lenient 
 	}
 	if m := f["headers"]; m != nil {
 		ep.Headers = c.stringMap(m.val, field+".headers", validHeaderName, "header names are HTTP tokens")
+	}
+	if m := f["oauth"]; m != nil {
+		ep.OAuth = c.oauth(m.val, field+".oauth", lenient)
+		if f["command"] != nil {
+			c.at(m.val, field+".oauth", "", "is only for servers reached by url", "a stdio server takes its credentials from env")
+		}
 	}
 	var typeNode *node
 	if m := f["type"]; m != nil {

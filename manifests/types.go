@@ -36,12 +36,33 @@ type Endpoint struct {
 	URL     string            `json:"url,omitempty"`
 	Type    string            `json:"type,omitempty"`
 	Headers map[string]string `json:"headers,omitempty"`
+	// OAuth configures the OAuth client for a url server; nil means
+	// discover and register one.
+	OAuth *OAuth `json:"oauth,omitempty"`
 
 	// Dir is the directory relative commands and cwd resolve against: the
 	// directory of the file the entry came from.
 	Dir string `json:"-"`
 	// Pos is where the entry was written.
 	Pos Pos `json:"-"`
+}
+
+// OAuth is an endpoint's OAuth client: a client registered with the
+// authorization server beforehand (ClientID, ClientSecret, AuthMethod,
+// RedirectURI), or a client id metadata document (a ClientID that is an
+// https URL), and the scopes to ask for instead of the ones the server
+// suggests. Every field is optional. ClientID and ClientSecret may hold
+// ${VAR}.
+type OAuth struct {
+	ClientID     string   `json:"clientId,omitempty"`
+	ClientSecret string   `json:"clientSecret,omitempty"`
+	Scopes       []string `json:"scopes,omitempty"`
+	// AuthMethod is how the client authenticates at the token endpoint:
+	// "client_secret_basic", "client_secret_post" or "none".
+	AuthMethod string `json:"authMethod,omitempty"`
+	// RedirectURI is the loopback URI registered for the client, such as
+	// http://127.0.0.1:8765/callback; empty means any free port.
+	RedirectURI string `json:"redirectUri,omitempty"`
 }
 
 // ServerPolicy is one entry of pi.mcp.servers: the package boundary for one server.

@@ -232,7 +232,8 @@ func (u *Conn) transportError(method string, err error, st *reqState) error {
 	if dead := u.deadReason(); dead != nil {
 		return dead
 	}
-	if errors.Is(err, transport.ErrTransportClosed) || errors.Is(err, transport.ErrSessionTerminated) {
+	// Over stdio any failure to send or receive means the pipes broke.
+	if u.proc != nil || errors.Is(err, transport.ErrTransportClosed) || errors.Is(err, transport.ErrSessionTerminated) {
 		// The server went away; the stdio exit watcher knows why.
 		if u.proc != nil && waitChan(u.dead, exitReasonWait) {
 			return u.deadReason()

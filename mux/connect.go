@@ -128,28 +128,41 @@ func (u *Conn) handshake(ctx context.Context, opts Options, abort func()) error 
 	return err
 }
 
-// connectError explains a failed handshake.
+// connectError explains a failed handshake. Call it before Close.
 func (u *Conn) connectError(ctx context.Context, opts Options, err error) error {
-	var stderr string
-	if u.proc != nil {
-		stderr = u.proc.stderrTail()
+	// mcp-go wraps transport failures in a type that only adds a prefix;
+	// anything else (a JSON-RPC error, a bad protocol version) came from a
+	// server that is still running.
+	var te *transport.Error
+	broken := errors.As(err, &te)
+	if broken {
+		err = te.Err
+	}
+	stderr := func() string {
+		if u.proc == nil {
+			return ""
+		}
+		if broken || ctx.Err() != nil {
+			// The server is dead or being killed: let stderr drain.
+			return u.proc.stderrTail()
+		}
+		return u.proc.tail.String()
 	}
 	if ctx.Err() != nil {
 		if errors.Is(context.Cause(ctx), errConnectTimeout) {
-			return &UnavailableError{Server: u.server, Stderr: stderr,
+			return &UnavailableError{Server: u.server, Stderr: stderr(),
 				Err: fmt.Errorf("no answer to initialize within %s: %w", opts.ConnectTimeout, context.DeadlineExceeded)}
 		}
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return &UnavailableError{Server: u.server, Stderr: stderr, Err: fmt.Errorf("initialize: %w", ctx.Err())}
+			return &UnavailableError{Server: u.server, Stderr: stderr(), Err: fmt.Errorf("initialize: %w", ctx.Err())}
 		}
 		return fmt.Errorf("connect to %s: %w", u.server, ctx.Err())
 	}
-	if u.proc != nil && u.proc.waitExit(exitReasonWait) {
-		return &UnavailableError{Server: u.server, Stderr: stderr,
-			Err: u.proc.exitError("during startup")}
+	if u.proc != nil && broken && u.proc.waitExit(exitReasonWait) {
+		return &UnavailableError{Server: u.server, Stderr: stderr(), Err: u.proc.exitError("during startup")}
 	}
 	if errors.Is(err, transport.ErrTransportClosed) {
 		err = errors.New("the server closed the connection")
 	}
-	return &UnavailableError{Server: u.server, Stderr: stderr, Err: redact(fmt.Errorf("initialize: %w", err), u.secret)}
+	return &UnavailableError{Server: u.server, Stderr: stderr(), Err: redact(fmt.Errorf("initialize: %w", err), u.secret)}
 }

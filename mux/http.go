@@ -98,13 +98,15 @@ func connectHTTP(ctx context.Context, ep manifests.Endpoint, opts Options, auto 
 	// Requests carry ctx, so ending it ends the attempt; nothing to abort.
 	if err := u.handshake(ctx, opts, func() {}); err != nil {
 		status := int(u.rt.status.Load())
-		u.Close()
 		legacy := status >= 400 && status < 500 && status != http.StatusUnauthorized && status != http.StatusForbidden
 		if auto && ctx.Err() == nil && (legacy || status == 0 && errors.Is(err, transport.ErrLegacySSEServer)) {
+			u.Close()
 			u.log.Debug("streamable HTTP refused initialize; trying SSE", "status", status)
 			return connectSSE(ctx, ep, opts, status)
 		}
-		return nil, u.httpConnectError(ctx, opts, err, status)
+		err = u.httpConnectError(ctx, opts, err, status)
+		u.Close()
+		return nil, err
 	}
 	u.rt.connecting.Store(false)
 	return u, nil
@@ -138,9 +140,8 @@ func connectSSE(ctx context.Context, ep manifests.Endpoint, opts Options, fellBa
 		_ = tr.Close()
 	})
 	if err := u.handshake(ctx, opts, func() { _ = tr.Close() }); err != nil {
-		status := int(u.rt.status.Load())
+		err = u.httpConnectError(ctx, opts, err, int(u.rt.status.Load()))
 		u.Close()
-		err = u.httpConnectError(ctx, opts, err, status)
 		var ue *UnavailableError
 		if fellBackFrom != 0 && errors.As(err, &ue) {
 			ue.Err = fmt.Errorf("streamable HTTP answered %s, then SSE: %w", httpStatusText(fellBackFrom), ue.Err)

@@ -227,8 +227,9 @@ func connectStdio(ctx context.Context, ep manifests.Endpoint, opts Options) (*Co
 	u.goOwned(func() { u.watchExit(stdoutEnded) })
 
 	if err := u.handshake(ctx, opts, func() { signalGroup(p.pid, sigKill) }); err != nil {
+		err = u.connectError(ctx, opts, err)
 		u.Close()
-		return nil, u.connectError(ctx, opts, err)
+		return nil, err
 	}
 	return u, nil
 }

@@ -126,6 +126,20 @@ func TestConnect_exitAtStart(t *testing.T) {
 	}
 }
 
+// A server that refuses initialize is reported with its reason, at once.
+func TestConnect_initializeRefused(t *testing.T) {
+	t.Parallel()
+	start := time.Now()
+	_, err := Connect(context.Background(), testenv.FakeServer(t, testenv.ModeInitError), Options{})
+	ue := asUnavailable(t, err)
+	if !strings.Contains(ue.Error(), "unsupported protocol version") || strings.Contains(ue.Error(), "exited") {
+		t.Errorf("error = %v", ue)
+	}
+	if d := time.Since(start); d > exitReasonWait {
+		t.Errorf("took %s", d)
+	}
+}
+
 func TestConnect_missingCommand(t *testing.T) {
 	t.Parallel()
 	ep := testenv.FakeServer(t, testenv.ModeDefault)
@@ -175,7 +189,7 @@ func TestConn_crashMidCall(t *testing.T) {
 			start = time.Now()
 			_, err = u.CallTool(ctx, "echo", json.RawMessage(`{"message":"x"}`))
 			asUnavailable(t, err)
-			if d := time.Since(start); d > 100*time.Millisecond {
+			if d := time.Since(start); d > time.Second {
 				t.Errorf("a call after the crash took %s", d)
 			}
 			requireGone(t, "crashed server", pid)

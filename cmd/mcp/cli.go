@@ -24,8 +24,10 @@ type Globals struct {
 // sessionCLI is the whole grammar inside a session.
 type sessionCLI struct {
 	Globals
-	List listCmd `cmd:"" help:"List servers, a server's tools, or one tool's signature.\n\n  mcp list\n  mcp list contacts\n  mcp list contacts.search_contacts --schema"`
-	Call callCmd `cmd:"" help:"Call a tool.\n\n  mcp call contacts.search_contacts query=\"Ada Lovelace\" limit=3"`
+	Search searchCmd `cmd:"" help:"Rank the authorized tools for a few words.\n\n  mcp search contact lookup"`
+	List   listCmd   `cmd:"" help:"List servers, a server's tools, or one tool's signature.\n\n  mcp list\n  mcp list contacts\n  mcp list contacts.search_contacts --schema"`
+	Call   callCmd   `cmd:"" help:"Call a tool.\n\n  mcp call contacts.search_contacts query=\"Ada Lovelace\" limit=3"`
+	Run    runCmd    `cmd:"" help:"Run a JavaScript program whose functions are the authorized tools.\n\n  mcp run -e 'const r = await contacts.search_contacts({query: \"ada\"}); r.contacts.length'"`
 }
 
 // hostCLI is the grammar outside a session: the session verbs plus the
@@ -35,8 +37,10 @@ type hostCLI struct {
 	Recipe string `help:"Recipe directory (default: the nearest directory at or above the working directory whose package.json has pi.mcp)." placeholder:"DIR"`
 	Agent  string `help:"Use this agent's surface instead of the whole package boundary." placeholder:"NAME"`
 
+	Search  searchCmd  `cmd:"" help:"Rank the authorized tools for a few words.\n\n  mcp search contact lookup"`
 	List    listCmd    `cmd:"" help:"List servers, a server's tools, or one tool's signature.\n\n  mcp list\n  mcp list contacts\n  mcp list contacts.search_contacts --schema"`
 	Call    callCmd    `cmd:"" help:"Call a tool.\n\n  mcp call contacts.search_contacts query=\"Ada Lovelace\" limit=3"`
+	Run     runCmd     `cmd:"" help:"Run a JavaScript program whose functions are the authorized tools.\n\n  mcp run -e 'const r = await contacts.search_contacts({query: \"ada\"}); r.contacts.length'"`
 	Check   checkCmd   `cmd:"" help:"Validate the recipe and print each agent's resolved surface.\n\n  mcp check --agent support"`
 	Session sessionCmd `cmd:"" help:"Start or stop a session: a fixed surface for one agent.\n\n  eval \"$(mcp session start --agent support)\""`
 	Version versionCmd `cmd:"" help:"Print the version."`

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/callargs"
+	"github.com/mcpsh/mcp/internal/script"
 	"github.com/mcpsh/mcp/internal/session"
 	"github.com/mcpsh/mcp/manifests"
 	"github.com/mcpsh/mcp/mux"
@@ -85,6 +86,11 @@ func classify(err error) (int, string) {
 		cfgErr    *manifests.Error
 		badConfig *invalidConfig
 		noSession *session.NotFoundError
+		jsNotAv   *script.NotAvailableError
+		jsTool    *script.ToolError
+		jsLimit   *script.LimitError
+		jsProgram *script.ProgramError
+		rpc       *mux.RPCError
 	)
 	switch {
 	case errors.As(err, &refused):
@@ -97,9 +103,9 @@ func classify(err error) (int, string) {
 		return exitUsage, ""
 	case errors.As(err, &noSession):
 		return exitUsage, "start a new session outside this one with `mcp session start`"
-	case errors.As(err, &notAvail):
+	case errors.As(err, &notAvail), errors.As(err, &jsNotAv):
 		return exitUnavailable, "`mcp search WORDS` and `mcp list` show what this session can use"
-	case errors.As(err, &tool):
+	case errors.As(err, &tool), errors.As(err, &jsTool), errors.As(err, &rpc):
 		return exitToolError, ""
 	case errors.As(err, &noEP):
 		return exitConfig, "say where it lives in a manifest named by package.json, or in .pi/mcp.local.json"
@@ -114,12 +120,15 @@ func classify(err error) (int, string) {
 		return exitUpstream, ""
 	case errors.Is(err, context.DeadlineExceeded):
 		return exitUpstream, "raise --timeout if the tool needs longer"
+	case errors.As(err, &jsLimit):
+		if jsLimit.Kind == "timeout" {
+			return exitUpstream, "raise --timeout if the program needs longer"
+		}
+		return exitUsage, ""
+	case errors.As(err, &jsProgram):
+		return exitUsage, ""
 	case errors.Is(err, context.Canceled):
 		return exitUpstream, ""
-	}
-	var rpc interface{ RPCCode() int }
-	if errors.As(err, &rpc) {
-		return exitToolError, ""
 	}
 	return exitToolError, ""
 }

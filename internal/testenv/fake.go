@@ -32,6 +32,7 @@ const (
 	ModeStdoutLog = "stdoutlog" // print log lines on stdout, before serving and before every answer
 	ModePages     = "pages"     // list tools two per page
 	ModeBadCursor = "badcursor" // a hand-written server whose tools/list repeats a cursor
+	ModeInitError = "initerror" // a hand-written server that refuses initialize, then keeps running
 )
 
 // WeirdContentType is the content type the fake tool "weird" answers with.
@@ -73,8 +74,8 @@ func runFake(mode string) int {
 	case has(ModeSilent):
 		_, _ = io.Copy(io.Discard, os.Stdin)
 		return 0
-	case has(ModeBadCursor):
-		return serveBadCursor()
+	case has(ModeBadCursor), has(ModeInitError):
+		return serveRaw(has(ModeInitError))
 	}
 	out := &fakeStdout{w: os.Stdout, chatty: has(ModeStdoutLog)}
 	out.log("fake server starting")
@@ -249,9 +250,10 @@ func FakeMCPServer(opts ...server.ServerOption) *server.MCPServer {
 	return s
 }
 
-// serveBadCursor is a minimal hand-written server whose tools/list sends
-// tool "a" with cursor "c1", then tool "b" with cursor "c1" again.
-func serveBadCursor() int {
+// serveRaw is a minimal hand-written server whose tools/list sends tool "a"
+// with cursor "c1", then tool "b" with cursor "c1" again. With initError it
+// answers initialize with an error instead.
+func serveRaw(initError bool) int {
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 1<<20), 1<<20)
 	for in.Scan() {
@@ -268,6 +270,10 @@ func serveBadCursor() int {
 		var result string
 		switch req.Method {
 		case "initialize":
+			if initError {
+				fmt.Printf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32602,"message":"unsupported protocol version"}}`+"\n", req.ID)
+				continue
+			}
 			result = `{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"badcursor","version":"1"}}`
 		case "tools/list":
 			name := "a"

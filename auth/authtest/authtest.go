@@ -1,0 +1,412 @@
+// Package authtest runs an OAuth 2.1 authorization server that approves
+// every request by itself, in front of an MCP server (mark3labs/mcp-go,
+// streamable HTTP) that demands its bearer tokens: what tests of logins,
+// refreshes and scope step-ups need.
+//
+// Every secret it issues (client secrets, codes, access and refresh
+// tokens) holds Marker, so that a test can look for leaks.
+package authtest
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// Marker is part of every secret the server issues.
+const Marker = "SeCrEt"
+
+// Options shape the servers. The zero value is a server that registers
+// clients dynamically and needs no scope.
+type Options struct {
+	// ScopesSupported are listed in the protected resource metadata.
+	ScopesSupported []string
+	// ChallengeScope goes into the scope parameter of 401 challenges.
+	ChallengeScope string
+	// WriteScope, when set, is needed to call the tool "write": without it
+	// the MCP server answers 403 insufficient_scope.
+	WriteScope string
+	// TokenLifetime of access tokens (0 means an hour).
+	TokenLifetime time.Duration
+	// AuthMethods are the token endpoint authentication methods offered
+	// (nil means none, client_secret_basic and client_secret_post).
+	AuthMethods []string
+	// NoRegistration turns dynamic client registration off.
+	NoRegistration bool
+	// Clients are registered beforehand: client id to secret ("" for a
+	// public client).
+	Clients map[string]string
+	// CIMD makes the server take client id metadata document URLs.
+	CIMD bool
+}
+
+// Stats count what the authorization server was asked.
+type Stats struct {
+	Registrations, Authorizations, CodeExchanges, Refreshes int
+	// LastScope is the scope parameter of the last authorization request.
+	LastScope string
+	// LastResource is the resource parameter of the last token request.
+	LastResource string
+	// LastClientID is the client id of the last authorization request.
+	LastClientID string
+}
+
+// Server is the pair of servers.
+type Server struct {
+	// MCPURL is the protected MCP endpoint; Issuer is the authorization server.
+	MCPURL, Issuer string
+
+	opts Options
+	mcp  *httptest.Server
+	as   *httptest.Server
+
+	mu      sync.Mutex
+	n       int
+	clients map[string]*client
+	codes   map[string]*grant
+	access  map[string]*grant
+	refresh map[string]*grant
+	secrets []string
+	stats   Stats
+}
+
+type client struct {
+	id, secret, method string
+	redirects          []string
+}
+
+type grant struct {
+	client, redirect, challenge, resource string
+	scopes                                []string
+	expires                               time.Time
+}
+
+// New starts the servers; they stop when the test ends.
+func New(t testing.TB, opts Options) *Server {
+	t.Helper()
+	if opts.TokenLifetime == 0 {
+		opts.TokenLifetime = time.Hour
+	}
+	if opts.AuthMethods == nil {
+		opts.AuthMethods = []string{"none", "client_secret_basic", "client_secret_post"}
+	}
+	s := &Server{opts: opts, clients: map[string]*client{}, codes: map[string]*grant{},
+		access: map[string]*grant{}, refresh: map[string]*grant{}}
+	for id, secret := range opts.Clients {
+		method := "client_secret_basic"
+		if secret == "" {
+			method = "none"
+		}
+		s.clients[id] = &client{id: id, secret: secret, method: method}
+	}
+	s.as = httptest.NewServer(s.asHandler())
+	s.mcp = httptest.NewServer(s.mcpHandler())
+	s.Issuer, s.MCPURL = s.as.URL, s.mcp.URL+"/mcp"
+	t.Cleanup(func() {
+		s.mcp.CloseClientConnections()
+		s.mcp.Close()
+		s.as.Close()
+	})
+	return s
+}
+
+// Stats returns the counts so far.
+func (s *Server) Stats() Stats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stats
+}
+
+// Secrets returns every secret issued so far.
+func (s *Server) Secrets() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.secrets)
+}
+
+// RevokeAccessTokens forgets every access token, as a server that rotated
+// its keys: the next request gets 401, and refresh tokens still work.
+func (s *Server) RevokeAccessTokens() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	clear(s.access)
+}
+
+// RevokeRefreshTokens forgets every refresh token.
+func (s *Server) RevokeRefreshTokens() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	clear(s.refresh)
+}
+
+// issue returns a new secret of kind; s.mu is held.
+func (s *Server) issue(kind string) string {
+	s.n++
+	v := fmt.Sprintf("%s-%s-%d-%x", Marker, kind, s.n, time.Now().UnixNano())
+	s.secrets = append(s.secrets, v)
+	return v
+}
+
+func (s *Server) mcpHandler() http.Handler {
+	srv := server.NewMCPServer("authtest", "1.0.0", server.WithToolCapabilities(true))
+	srv.AddTool(mcp.NewTool("whoami", mcp.WithDescription("Say which client and scopes the token carries")),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			g, _ := ctx.Value(grantKey{}).(*grant)
+			if g == nil {
+				return mcp.NewToolResultError("no grant"), nil
+			}
+			return mcp.NewToolResultText(fmt.Sprintf("client %s, scopes [%s]", g.client, strings.Join(g.scopes, " "))), nil
+		})
+	srv.AddTool(mcp.NewTool("write", mcp.WithDescription("Needs the write scope"), mcp.WithString("text")),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText("wrote " + req.GetString("text", "")), nil
+		})
+	h := server.NewStreamableHTTPServer(srv, server.WithStateLess(true))
+	mux := http.NewServeMux()
+	mux.HandleFunc("/.well-known/oauth-protected-resource/mcp", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]any{
+			"resource": s.MCPURL, "authorization_servers": []string{s.Issuer},
+			"scopes_supported": s.opts.ScopesSupported,
+		})
+	})
+	mux.Handle("/mcp", s.protect(h))
+	return mux
+}
+
+type grantKey struct{}
+
+// protect demands a valid bearer token for the resource, and the write
+// scope for calls of "write".
+func (s *Server) protect(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		prm := s.mcp.URL + "/.well-known/oauth-protected-resource/mcp"
+		challenge := `Bearer resource_metadata="` + prm + `"`
+		if s.opts.ChallengeScope != "" {
+			challenge += `, scope="` + s.opts.ChallengeScope + `"`
+		}
+		tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		s.mu.Lock()
+		g := s.access[tok]
+		s.mu.Unlock()
+		if !ok || g == nil || time.Now().After(g.expires) || g.resource != s.MCPURL {
+			if ok {
+				challenge += `, error="invalid_token"`
+			}
+			w.Header().Set("WWW-Authenticate", challenge)
+			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid_token"})
+			return
+		}
+		if s.opts.WriteScope != "" && r.Method == http.MethodPost && !slices.Contains(g.scopes, s.opts.WriteScope) {
+			body, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			var msg struct {
+				Method string `json:"method"`
+				Params struct {
+					Name string `json:"name"`
+				} `json:"params"`
+			}
+			if json.Unmarshal(body, &msg) == nil && msg.Method == "tools/call" && msg.Params.Name == "write" {
+				need := append(slices.Clone(g.scopes), s.opts.WriteScope)
+				w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope=%q, resource_metadata=%q`, strings.Join(need, " "), prm))
+				writeJSON(w, http.StatusForbidden, map[string]string{"error": "insufficient_scope"})
+				return
+			}
+		}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), grantKey{}, g)))
+	})
+}
+
+func (s *Server) asHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
+		md := map[string]any{
+			"issuer":                                s.Issuer,
+			"authorization_endpoint":                s.Issuer + "/authorize",
+			"token_endpoint":                        s.Issuer + "/token",
+			"response_types_supported":              []string{"code"},
+			"grant_types_supported":                 []string{"authorization_code", "refresh_token"},
+			"code_challenge_methods_supported":      []string{"S256"},
+			"token_endpoint_auth_methods_supported": s.opts.AuthMethods,
+			"scopes_supported":                      append(slices.Clone(s.opts.ScopesSupported), "offline_access"),
+			"authorization_response_iss_parameter_supported": true,
+		}
+		if !s.opts.NoRegistration {
+			md["registration_endpoint"] = s.Issuer + "/register"
+		}
+		if s.opts.CIMD {
+			md["client_id_metadata_document_supported"] = true
+		}
+		writeJSON(w, http.StatusOK, md)
+	})
+	mux.HandleFunc("POST /register", s.register)
+	mux.HandleFunc("GET /authorize", s.authorize)
+	mux.HandleFunc("POST /token", s.token)
+	return mux
+}
+
+func (s *Server) register(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		RedirectURIs []string `json:"redirect_uris"`
+		Method       string   `json:"token_endpoint_auth_method"`
+	}
+	if s.opts.NoRegistration || json.NewDecoder(r.Body).Decode(&req) != nil || len(req.RedirectURIs) == 0 {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_client_metadata"})
+		return
+	}
+	if req.Method == "" {
+		req.Method = "client_secret_basic"
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stats.Registrations++
+	s.n++
+	c := &client{id: fmt.Sprintf("client-%d", s.n), method: req.Method, redirects: req.RedirectURIs}
+	out := map[string]any{"client_id": c.id, "redirect_uris": c.redirects, "token_endpoint_auth_method": c.method}
+	if c.method != "none" {
+		c.secret = s.issue("client-secret")
+		out["client_secret"] = c.secret
+	}
+	s.clients[c.id] = c
+	writeJSON(w, http.StatusCreated, out)
+}
+
+func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stats.Authorizations++
+	s.stats.LastScope, s.stats.LastClientID = q.Get("scope"), q.Get("client_id")
+	c := s.clients[q.Get("client_id")]
+	if c == nil && s.opts.CIMD && strings.HasPrefix(q.Get("client_id"), "https://") {
+		c = &client{id: q.Get("client_id"), method: "none"}
+	}
+	redirect, err := url.Parse(q.Get("redirect_uri"))
+	switch {
+	case c == nil:
+		http.Error(w, "unknown client", http.StatusBadRequest)
+		return
+	case err != nil || redirect.Scheme != "http" || redirect.Hostname() != "127.0.0.1":
+		http.Error(w, "the redirect URI is not a loopback URI", http.StatusBadRequest)
+		return
+	case q.Get("response_type") != "code" || q.Get("code_challenge_method") != "S256" || q.Get("code_challenge") == "":
+		http.Error(w, "PKCE with S256 is required", http.StatusBadRequest)
+		return
+	}
+	// Loopback redirect URIs match whatever their port (RFC 8252 §7.3).
+	if len(c.redirects) > 0 && !slices.ContainsFunc(c.redirects, func(reg string) bool {
+		u, err := url.Parse(reg)
+		return err == nil && u.Hostname() == redirect.Hostname() && u.Path == redirect.Path
+	}) {
+		http.Error(w, "the redirect URI is not registered", http.StatusBadRequest)
+		return
+	}
+	back := *redirect
+	v := back.Query()
+	if q.Get("resource") != s.MCPURL {
+		v.Set("error", "invalid_target")
+	} else {
+		code := s.issue("code")
+		s.codes[code] = &grant{client: c.id, redirect: q.Get("redirect_uri"), challenge: q.Get("code_challenge"),
+			resource: q.Get("resource"), scopes: strings.Fields(q.Get("scope"))}
+		v.Set("code", code)
+	}
+	v.Set("state", q.Get("state"))
+	v.Set("iss", s.Issuer)
+	back.RawQuery = v.Encode()
+	http.Redirect(w, r, back.String(), http.StatusFound)
+}
+
+func (s *Server) token(w http.ResponseWriter, r *http.Request) {
+	if err := r.ParseForm(); err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_request"})
+		return
+	}
+	f := r.PostForm
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id, secret, basic := r.BasicAuth()
+	if basic {
+		id, _ = url.QueryUnescape(id)
+		secret, _ = url.QueryUnescape(secret)
+	} else {
+		id, secret = f.Get("client_id"), f.Get("client_secret")
+	}
+	c := s.clients[id]
+	if c == nil && s.opts.CIMD && strings.HasPrefix(id, "https://") {
+		c = &client{id: id, method: "none"}
+	}
+	method := map[bool]string{true: "client_secret_basic", false: "client_secret_post"}[basic]
+	if secret == "" && !basic {
+		method = "none"
+	}
+	if c == nil || c.method != method || c.secret != secret {
+		writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid_client",
+			"error_description": "client authentication failed for secret " + secret})
+		return
+	}
+	var g *grant
+	switch f.Get("grant_type") {
+	case "authorization_code":
+		code := f.Get("code")
+		g = s.codes[code]
+		delete(s.codes, code)
+		sum := sha256.Sum256([]byte(f.Get("code_verifier")))
+		switch {
+		case g == nil || g.client != c.id || g.redirect != f.Get("redirect_uri"):
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_grant", "error_description": "code " + code + " is not valid"})
+			return
+		case base64.RawURLEncoding.EncodeToString(sum[:]) != g.challenge:
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_grant", "error_description": "PKCE verification failed"})
+			return
+		case f.Get("resource") != g.resource:
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_target"})
+			return
+		}
+		s.stats.CodeExchanges++
+		s.stats.LastResource = f.Get("resource")
+	case "refresh_token":
+		rt := f.Get("refresh_token")
+		g = s.refresh[rt]
+		delete(s.refresh, rt)
+		if g == nil || g.client != c.id {
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_grant", "error_description": "refresh token " + rt + " is not valid"})
+			return
+		}
+		s.stats.Refreshes++
+	default:
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "unsupported_grant_type"})
+		return
+	}
+	at, rt := s.issue("access-token"), s.issue("refresh-token")
+	ng := *g
+	ng.expires = time.Now().Add(s.opts.TokenLifetime)
+	s.access[at], s.refresh[rt] = &ng, &ng
+	out := map[string]any{"access_token": at, "token_type": "Bearer", "refresh_token": rt,
+		"expires_in": int(s.opts.TokenLifetime.Seconds())}
+	if len(ng.scopes) > 0 {
+		out["scope"] = strings.Join(ng.scopes, " ")
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}

@@ -1,0 +1,263 @@
+package auth
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/oauth2"
+
+	"github.com/mcpsh/mcp/manifests"
+)
+
+// maxStepUps bounds how often one connection widens its grant: servers
+// that keep asking for more must not loop (MCP authorization, "Scope
+// Challenge Handling").
+const maxStepUps = 2
+
+// RoundTripper returns base with OAuth for the server ep (an expanded
+// endpoint): requests to the server's origin carry its stored token, which
+// is refreshed before it expires and once when the server answers 401; a
+// 403 insufficient_scope is answered with a wider grant when AutoFollow
+// allows it. When only a person can help, requests fail with a
+// *LoginRequiredError. An endpoint that sets its own Authorization header,
+// or has no url, gets base unchanged.
+func (m *Manager) RoundTripper(ep manifests.Endpoint, base http.RoundTripper) http.RoundTripper {
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	u, err := url.Parse(ep.URL)
+	if m == nil || m.Store == nil || ep.URL == "" || err != nil || u.Host == "" || hasAuthorization(ep.Headers) {
+		return base
+	}
+	return &transport{m: m, server: ep.ID, url: ep.URL, origin: origin(u), base: base}
+}
+
+type transport struct {
+	m      *Manager
+	server string
+	url    string
+	origin string
+	base   http.RoundTripper
+
+	mu      sync.Mutex // serializes refreshes and step-ups, and guards below
+	cached  *Record
+	modTime time.Time
+	stepUps int
+}
+
+func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if !strings.EqualFold(origin(req.URL), t.origin) {
+		return t.base.RoundTrip(req)
+	}
+	ctx := req.Context()
+	rec, err := t.current(ctx)
+	if err != nil {
+		if req.Body != nil {
+			req.Body.Close()
+		}
+		return nil, err
+	}
+	if req.Body != nil && req.Body != http.NoBody && req.GetBody == nil {
+		// Keep the body so that the request can be sent again.
+		data, err := io.ReadAll(req.Body)
+		req.Body.Close()
+		if err != nil {
+			return nil, err
+		}
+		req = req.Clone(ctx)
+		req.Body = io.NopCloser(bytes.NewReader(data))
+		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }
+	}
+	refreshed, steppedUp := false, false
+	for attempt := 0; ; attempt++ {
+		out, err := t.prepare(req, rec, attempt > 0)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := t.base.RoundTrip(out)
+		if err != nil {
+			return nil, err
+		}
+		ch, bearer := bearerChallenge(resp.Header)
+		switch {
+		case resp.StatusCode == http.StatusUnauthorized && bearer:
+			discard(resp)
+			if !hasToken(rec) {
+				return nil, t.loginRequired("no stored login", nil)
+			}
+			if refreshed {
+				return nil, t.loginRequired("the server refuses the stored token", nil)
+			}
+			if rec, err = t.refresh(ctx, rec); err != nil {
+				return nil, err
+			}
+			refreshed = true
+		case resp.StatusCode == http.StatusForbidden && bearer && ch.params["error"] == "insufficient_scope" && hasToken(rec):
+			discard(resp)
+			need := union(rec.Scopes, ch.scopes())
+			if steppedUp || subset(need, rec.Scopes) {
+				return nil, t.loginRequired("the server asks for scope "+strings.Join(ch.scopes(), " ")+", which the login already has", nil)
+			}
+			if rec, err = t.stepUp(ctx, rec, need); err != nil {
+				return nil, err
+			}
+			steppedUp = true
+		default:
+			return resp, nil
+		}
+	}
+}
+
+// prepare returns the request to send: a copy with the token, its body
+// rewound when it is sent again.
+func (t *transport) prepare(req *http.Request, rec *Record, again bool) (*http.Request, error) {
+	out := req.Clone(req.Context())
+	if again && req.Body != nil && req.Body != http.NoBody {
+		body, err := req.GetBody()
+		if err != nil {
+			return nil, err
+		}
+		out.Body = body
+	}
+	if hasToken(rec) {
+		out.Header.Set("Authorization", "Bearer "+rec.Token.AccessToken)
+	}
+	return out, nil
+}
+
+func hasToken(rec *Record) bool { return rec != nil && rec.Token != nil && rec.Token.AccessToken != "" }
+
+func discard(resp *http.Response) {
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+}
+
+// current returns the stored record (re-read when its file changed),
+// refreshing its token first when it is about to expire.
+func (t *transport) current(ctx context.Context) (*Record, error) {
+	t.mu.Lock()
+	rec, err := t.loadLocked()
+	t.mu.Unlock()
+	if err != nil || !hasToken(rec) {
+		return rec, err
+	}
+	if exp := rec.Token.Expiry; !exp.IsZero() && rec.Token.RefreshToken != "" && t.m.now().Add(refreshMargin).After(exp) {
+		return t.refresh(ctx, rec)
+	}
+	return rec, nil
+}
+
+func (t *transport) loadLocked() (*Record, error) {
+	st, err := os.Stat(t.m.Store.path(t.server, t.url))
+	if err != nil {
+		t.cached, t.modTime = nil, time.Time{}
+		return nil, nil
+	}
+	if t.cached != nil && st.ModTime().Equal(t.modTime) {
+		return t.cached, nil
+	}
+	rec, err := t.m.Store.Get(t.server, t.url)
+	if err != nil {
+		return nil, err
+	}
+	t.cached, t.modTime = rec, st.ModTime()
+	return rec, nil
+}
+
+// refresh renews stale's token, unless another request or process already
+// did. A refresh the authorization server refuses ends the login.
+func (t *transport) refresh(ctx context.Context, stale *Record) (*Record, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	unlock, err := t.m.Store.lock(t.server, t.url)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	t.cached = nil
+	rec, err := t.loadLocked()
+	if err != nil {
+		return nil, err
+	}
+	if !hasToken(rec) {
+		return nil, t.loginRequired("no stored login", nil)
+	}
+	if rec.Token.AccessToken != stale.Token.AccessToken && !rec.expiresSoon(t.m.now()) {
+		return rec, nil // refreshed meanwhile
+	}
+	if rec.Token.RefreshToken == "" {
+		return nil, t.loginRequired("the token expired or was refused, and there is no refresh token", nil)
+	}
+	cfg := rec.config(nil)
+	hctx := context.WithValue(ctx, oauth2.HTTPClient, t.m.httpClient())
+	tok, err := cfg.TokenSource(hctx, &oauth2.Token{RefreshToken: rec.Token.RefreshToken}).Token()
+	if err != nil {
+		var re *oauth2.RetrieveError
+		if errors.As(err, &re) && re.Response != nil && re.Response.StatusCode >= 400 && re.Response.StatusCode < 500 {
+			// The grant is gone: forget the token, keep the client.
+			next := *rec
+			next.Token = nil
+			_ = t.m.Store.Put(&next)
+			t.cached = nil
+			return nil, t.loginRequired("the authorization server refused to refresh it", nil)
+		}
+		return nil, fmt.Errorf("server %s: refreshing the login: the token endpoint %s", t.server, tokenErrorText(err, rec))
+	}
+	next := *rec
+	if err := next.setToken(tok, rec.Scopes); err != nil {
+		return nil, err
+	}
+	if err := t.m.Store.Put(&next); err != nil {
+		return nil, err
+	}
+	t.cached = nil
+	return &next, nil
+}
+
+func (rec *Record) expiresSoon(now time.Time) bool {
+	return rec.Token != nil && !rec.Token.Expiry.IsZero() && now.Add(refreshMargin).After(rec.Token.Expiry)
+}
+
+// stepUp widens the grant to scopes need, without a person when
+// AutoFollow allows; otherwise it records need for the next login.
+func (t *transport) stepUp(ctx context.Context, rec *Record, need []string) (*Record, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.m.AutoFollow || t.stepUps >= maxStepUps {
+		next := *rec
+		next.WantScopes = union(rec.WantScopes, need)
+		_ = t.m.Store.Put(&next)
+		t.cached = nil
+		return nil, t.loginRequired("the server asks for scope "+strings.Join(need, " "), need)
+	}
+	t.stepUps++
+	ln, redirect, err := listen(rec.Client.RedirectURI, false)
+	if err != nil {
+		return nil, fmt.Errorf("server %s: %w", t.server, err)
+	}
+	defer ln.Close()
+	next := *rec
+	next.Client.RedirectURI = redirect
+	if err := t.m.authorize(ctx, &next, need, ln, LoginOptions{Follow: true}); err != nil {
+		return nil, err
+	}
+	next.Client.RedirectURI = rec.Client.RedirectURI
+	if err := t.m.Store.Put(&next); err != nil {
+		return nil, err
+	}
+	t.cached = nil
+	return &next, nil
+}
+
+func (t *transport) loginRequired(reason string, scopes []string) error {
+	return &LoginRequiredError{Server: t.server, Reason: reason, Scopes: scopes}
+}

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/mcpsh/mcp/bench/searchquality/benchdata"
+	"github.com/mcpsh/mcp/search"
+)
+
+// variant is one row of the ablation table: the default with one change.
+type variant struct {
+	name string
+	edit func(*search.Tuning)
+}
+
+func cl(kv ...interface{}) []search.Clause {
+	var out []search.Clause
+	for i := 0; i < len(kv); i += 2 {
+		out = append(out, search.Clause{Field: kv[i].(string), Weight: kv[i+1].(float64)})
+	}
+	return out
+}
+
+// variants change one thing in the default at a time (the baseline row
+// replaces it whole).
+var variants = []variant{
+	{"baseline: standard analyzer, all, bleve match query", func(t *search.Tuning) { *t = search.BaselineTuning() }},
+	{"default: words analyzer, BM25F tool+0.3 srv, server doc 0.5", func(*search.Tuning) {}},
+	{"scoring: bleve BM25 instead of BM25F", func(t *search.Tuning) { t.BleveScoring = true }},
+	{"analysis: no camelCase split", func(t *search.Tuning) { t.SplitCamel = false }},
+	{"analysis: split words not also kept joined", func(t *search.Tuning) { t.Catenate = false }},
+	{"analysis: keep 1-character words", func(t *search.Tuning) { t.MinRunes = 1 }},
+	{"analysis: keep stop words", func(t *search.Tuning) { t.StopWords = false }},
+	{"stemming: porter only (tool_st, srv_st)", func(t *search.Tuning) {
+		t.Stemmer = "porter"
+		t.Clauses = cl("tool_st", 1.0, "srv_st", .3)
+	}},
+	{"stemming: porter added (+tool_st)", func(t *search.Tuning) {
+		t.Stemmer = "porter"
+		t.Clauses = append(t.Clauses, search.Clause{Field: "tool_st", Weight: 1})
+	}},
+	{"stemming: plural added (+tool_st)", func(t *search.Tuning) {
+		t.Stemmer = "plural"
+		t.Clauses = append(t.Clauses, search.Clause{Field: "tool_st", Weight: 1})
+	}},
+	{"fields: one combined field (all)", func(t *search.Tuning) { t.Clauses = cl("all", 1.0) }},
+	{"fields: tool only (no srv)", func(t *search.Tuning) { t.Clauses = cl("tool", 1.0) }},
+	{"fields: srv weight 1", func(t *search.Tuning) { t.Clauses = cl("tool", 1.0, "srv", 1.0) }},
+	{"fields: name+desc+params+srv", func(t *search.Tuning) {
+		t.Clauses = cl("name", 1.0, "desc", 1.0, "params", 1.0, "srv", .3)
+	}},
+	{"fields: name boosted (+name 1)", func(t *search.Tuning) {
+		t.Clauses = append(t.Clauses, search.Clause{Field: "name", Weight: 1})
+	}},
+	{"server doc: weight 0", func(t *search.Tuning) { t.ServerWeight = 0 }},
+	{"server doc: weight 1", func(t *search.Tuning) { t.ServerWeight = 1 }},
+	{"bm25: b 0.5", func(t *search.Tuning) { t.B = .5 }},
+	{"bm25: k1 2", func(t *search.Tuning) { t.K1 = 2 }},
+}
+
+func ablate(w io.Writer, c *benchdata.Catalog, pops []population) error {
+	fmt.Fprint(w, "| variant |")
+	for _, p := range pops {
+		fmt.Fprintf(w, " %s MRR | %s Hit@5 | %s nDCG@10 |", p.name, p.name, p.name)
+	}
+	fmt.Fprint(w, "\n|---|")
+	for range pops {
+		fmt.Fprint(w, "---|---|---|")
+	}
+	fmt.Fprintln(w)
+	for _, v := range variants {
+		t := search.DefaultTuning()
+		v.edit(&t)
+		fmt.Fprintf(w, "| %s |", v.name)
+		for _, p := range pops {
+			m, err := measure(c, t, p.queries, false)
+			if err != nil {
+				return fmt.Errorf("%s: %w", v.name, err)
+			}
+			fmt.Fprintf(w, " %.3f | %.3f | %.3f |", m.MRR, m.Hit5, m.NDCG10)
+		}
+		fmt.Fprintln(w)
+	}
+	return nil
+}

@@ -1,0 +1,132 @@
+// Command searchquality measures how well `mcp search` ranks tools: it
+// indexes a catalog file with the search package, runs every labelled query
+// and prints Hit@1/5/10, Recall@5/10, MRR and nDCG@10 as JSON.
+//
+//	go run ./bench/searchquality --catalog catalog.jsonl --queries queries.jsonl \
+//	    --keyword bench/searchquality/keyword_queries.jsonl
+//
+// --baseline measures plain BM25 over one combined field instead, and
+// --ablation prints a table of what each analysis and ranking choice
+// contributes (each row changes one thing in the default).
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/mcpsh/mcp/bench/searchquality/benchdata"
+	"github.com/mcpsh/mcp/search"
+)
+
+// depth is how many hits each query asks for: MRR looks this deep.
+const depth = 100
+
+func main() {
+	catalogPath := flag.String("catalog", "", "catalog file (JSON lines, one tool a line)")
+	queriesPath := flag.String("queries", "", "task queries file (JSON lines)")
+	keywordPath := flag.String("keyword", "", "keyword queries file (JSON lines), optional")
+	baseline := flag.Bool("baseline", false, "measure plain BM25 over one combined field")
+	ablation := flag.Bool("ablation", false, "print the ablation table (markdown) instead of JSON")
+	misses := flag.Bool("misses", false, "list on stderr the queries with no gold tool in the top 5")
+	flag.Parse()
+	if *catalogPath == "" || *queriesPath == "" {
+		fmt.Fprintln(os.Stderr, "searchquality: --catalog and --queries are required")
+		os.Exit(2)
+	}
+	if err := run(os.Stdout, *catalogPath, *queriesPath, *keywordPath, *baseline, *ablation, *misses); err != nil {
+		fmt.Fprintln(os.Stderr, "searchquality:", err)
+		os.Exit(1)
+	}
+}
+
+type population struct {
+	name    string
+	queries []benchdata.Query
+}
+
+func run(w io.Writer, catalogPath, queriesPath, keywordPath string, baseline, ablation, misses bool) error {
+	c, err := benchdata.LoadCatalog(catalogPath)
+	if err != nil {
+		return err
+	}
+	pops := []population{{name: "task"}}
+	if pops[0].queries, err = benchdata.LoadQueries(queriesPath, c); err != nil {
+		return err
+	}
+	if keywordPath != "" {
+		kq, err := benchdata.LoadQueries(keywordPath, c)
+		if err != nil {
+			return err
+		}
+		pops = append(pops, population{name: "keyword", queries: kq})
+	}
+	if ablation {
+		return ablate(w, c, pops)
+	}
+	t := search.DefaultTuning()
+	name := "default"
+	if baseline {
+		t, name = search.BaselineTuning(), "baseline"
+	}
+	out := map[string]interface{}{"tuning": name, "tools": len(c.IDs)}
+	for _, p := range pops {
+		m, err := measure(c, t, p.queries, misses)
+		if err != nil {
+			return err
+		}
+		out[p.name] = m
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// build indexes every server of c with tuning t, the way the CLI feeds its
+// index: one Replace per server.
+func build(c *benchdata.Catalog, t search.Tuning) (*search.Index, error) {
+	ix, err := search.OpenMemTuned(t)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range c.Servers {
+		if err := ix.Replace(s.ID, s.Info, s.Tools); err != nil {
+			ix.Close()
+			return nil, err
+		}
+	}
+	return ix, nil
+}
+
+func measure(c *benchdata.Catalog, t search.Tuning, qs []benchdata.Query, misses bool) (Metrics, error) {
+	ix, err := build(c, t)
+	if err != nil {
+		return Metrics{}, err
+	}
+	defer ix.Close()
+	var m Metrics
+	for _, q := range qs {
+		hits, err := ix.Search(q.Query, search.Options{Limit: depth})
+		if err != nil {
+			return Metrics{}, fmt.Errorf("query %q: %w", q.Query, err)
+		}
+		ranked := make([]string, len(hits))
+		for i, h := range hits {
+			ranked[i] = h.Server + "." + h.Name
+		}
+		j := judge(ranked, q.GoldGroups)
+		m.accumulate(j, len(q.GoldGroups))
+		if misses && j.hit(5) == 0 {
+			top := ranked
+			if len(top) > 5 {
+				top = top[:5]
+			}
+			fmt.Fprintf(os.Stderr, "miss: %q\n  gold: %v\n  top5: %s\n", q.Query, q.GoldGroups, strings.Join(top, " "))
+		}
+	}
+	m.finish()
+	return m, nil
+}

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpsh/mcp/bench/searchquality/benchdata"
+)
+
+func TestJudged(t *testing.T) {
+	groups := [][]string{{"a.x", "b.x"}, {"a.y"}}
+	j := judge([]string{"c.z", "b.x", "a.x", "a.y"}, groups)
+	if j.hit(1) != 0 || j.hit(2) != 1 {
+		t.Errorf("hit: %v %v", j.hit(1), j.hit(2))
+	}
+	if j.rr() != 0.5 {
+		t.Errorf("rr = %v", j.rr())
+	}
+	if got := j.recall(3, 2); got != 0.5 {
+		t.Errorf("recall@3 = %v", got)
+	}
+	if got := j.recall(4, 2); got != 1 {
+		t.Errorf("recall@4 = %v", got)
+	}
+	// Gains at ranks 2 and 4 (a.x at 3 repeats group 0); ideal at ranks 1, 2.
+	want := (1/math.Log2(3) + 1/math.Log2(5)) / (1 + 1/math.Log2(3))
+	if got := j.ndcg(10, 2); math.Abs(got-want) > 1e-9 {
+		t.Errorf("ndcg = %v, want %v", got, want)
+	}
+	if judge(nil, groups).rr() != 0 {
+		t.Error("empty ranking has a reciprocal rank")
+	}
+}
+
+func writeFile(t *testing.T, name, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestRun(t *testing.T) {
+	cat := writeFile(t, "c.jsonl", strings.Join([]string{
+		`{"id": "fin.get_stock_price", "server": "fin", "name": "get_stock_price", "description": "Current stock price", "inputSchema": {"type":"object","properties":{"symbol":{"type":"string"}}}}`,
+		`{"id": "fs.write_file", "server": "fs", "name": "write_file", "description": "Write a file"}`,
+		`{"id": "fs.read_file", "server": "fs", "name": "read_file", "description": "Read a file"}`,
+	}, "\n"))
+	qs := writeFile(t, "q.jsonl", `{"query": "what is the stock price of ACME", "gold_groups": [["fin.get_stock_price"]]}
+{"query": "save notes to a file", "gold_groups": [["fs.write_file"]]}
+`)
+	for _, baseline := range []bool{false, true} {
+		var out bytes.Buffer
+		if err := run(&out, cat, qs, qs, baseline, false, false); err != nil {
+			t.Fatal(err)
+		}
+		var res map[string]json.RawMessage
+		if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+			t.Fatal(err)
+		}
+		var m Metrics
+		if err := json.Unmarshal(res["task"], &m); err != nil {
+			t.Fatal(err)
+		}
+		if m.Queries != 2 || m.Hit10 != 1 || m.MRR <= 0.5 {
+			t.Errorf("baseline=%v: metrics %+v", baseline, m)
+		}
+		if _, ok := res["keyword"]; !ok {
+			t.Error("keyword population missing")
+		}
+	}
+	var table bytes.Buffer
+	if err := run(&table, cat, qs, "", false, true, false); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(table.String(), "\n"); n != len(variants)+2 {
+		t.Errorf("ablation table has %d lines:\n%s", n, table.String())
+	}
+}
+
+// TestKeywordQueries checks that the keyword query file is well formed and,
+// when the benchmark catalog is present next to the repository, that every
+// gold tool is in it.
+func TestKeywordQueries(t *testing.T) {
+	data, err := os.ReadFile("keyword_queries.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) < 30 {
+		t.Errorf("%d keyword queries, want 30 or more", len(lines))
+	}
+	for _, l := range lines {
+		var q benchdata.Query
+		if err := json.Unmarshal([]byte(l), &q); err != nil || q.Query == "" || len(q.GoldGroups) == 0 {
+			t.Errorf("bad line %q: %v", l, err)
+		}
+	}
+	catalog := filepath.Join("..", "..", "..", "shared", "bench", "livemcpbench", "catalog.jsonl")
+	if _, err := os.Stat(catalog); err != nil {
+		t.Skip("benchmark catalog not present")
+	}
+	c, err := benchdata.LoadCatalog(catalog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := benchdata.LoadQueries("keyword_queries.jsonl", c); err != nil {
+		t.Error(err)
+	}
+}

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/script"
+	"github.com/mcpsh/mcp/mux"
+)
+
+type runCmd struct {
+	File     string `arg:"" optional:"" help:"The program: a file, or - for stdin." placeholder:"FILE|-"`
+	Eval     string `short:"e" name:"eval" help:"The program, given inline." placeholder:"CODE"`
+	MaxCalls int    `name:"max-calls" default:"100" help:"Most tool calls the program may make."`
+}
+
+func (c *runCmd) Run(a *app) error {
+	name, src, err := c.source(a.stdin)
+	if err != nil {
+		return err
+	}
+	eng, err := a.engine()
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	ctx, cancel := a.context()
+	defer cancel()
+	host, err := newRunHost(ctx, a, eng)
+	if err != nil {
+		return err
+	}
+	val, err := script.Run(ctx, host, name, src, script.Limits{
+		Timeout:   a.globals.Timeout,
+		MaxCalls:  c.MaxCalls,
+		MaxOutput: int(a.globals.MaxOutput),
+	}, a.stderr)
+	if err != nil {
+		return err
+	}
+	if a.globals.JSON {
+		return writeJSON(a.stdout, val)
+	}
+	_, err = fmt.Fprintf(a.stdout, "%s\n", val)
+	return err
+}
+
+func (c *runCmd) source(stdin io.Reader) (name, src string, err error) {
+	switch {
+	case c.Eval != "" && c.File != "":
+		return "", "", &usageError{msg: "give the program as FILE or with -e, not both"}
+	case c.Eval != "":
+		return "-e", c.Eval, nil
+	case c.File == "" || c.File == "-":
+		b, err := io.ReadAll(io.LimitReader(stdin, maxProgram+1))
+		if err != nil {
+			return "", "", fmt.Errorf("reading the program from stdin: %w", err)
+		}
+		if len(b) > maxProgram {
+			return "", "", &usageError{msg: "the program is larger than 1 MiB"}
+		}
+		return "stdin", string(b), nil
+	}
+	f, err := os.Open(c.File)
+	if err != nil {
+		return "", "", &usageError{msg: fmt.Sprintf("cannot read %s: %v", c.File, errNoPath(err))}
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxProgram+1))
+	if err != nil || len(b) > maxProgram {
+		return "", "", &usageError{msg: fmt.Sprintf("cannot read %s (a program is at most 1 MiB)", c.File)}
+	}
+	return filepath.Base(c.File), string(b), nil
+}
+
+const maxProgram = 1 << 20
+
+// runHost gives a program the engine's surface. Every call goes through the
+// engine, and so through the catalog gate.
+type runHost struct {
+	a     *app
+	eng   *mux.Engine
+	tools map[string][]catalog.Tool // authorized, by declared server id
+}
+
+var _ script.Host = (*runHost)(nil)
+
+// newRunHost learns each server's authorized tools: from the catalog cache
+// when the server has been seen, else by connecting. A server that cannot
+// be reached contributes no tools; calls to it fail as unavailable.
+func newRunHost(ctx context.Context, a *app, eng *mux.Engine) (*runHost, error) {
+	h := &runHost{a: a, eng: eng, tools: map[string][]catalog.Tool{}}
+	for _, srv := range eng.Surface().Servers {
+		tools, ok := eng.Cached(srv.ID)
+		if !ok {
+			var err error
+			if tools, err = eng.Tools(ctx, srv.ID); err != nil {
+				a.warn("%s: %s", srv.ID, oneLine(err))
+				continue
+			}
+		}
+		h.tools[srv.ID] = tools
+	}
+	return h, nil
+}
+
+func (h *runHost) Tools() map[string][]string {
+	out := make(map[string][]string, len(h.tools))
+	for srv, tools := range h.tools {
+		for _, t := range tools {
+			out[srv] = append(out[srv], t.Name)
+		}
+	}
+	return out
+}
+
+func (h *runHost) Call(ctx context.Context, server, tool string, args json.RawMessage) (*mux.Result, error) {
+	return h.eng.Call(ctx, server, tool, args)
+}
+
+func (h *runHost) List(ctx context.Context, server string) ([]catalog.Tool, error) {
+	if server != "" {
+		srv, ok := h.eng.Surface().Server(server)
+		if !ok {
+			return nil, &catalog.NotAvailableError{Server: server}
+		}
+		return h.tools[srv.ID], nil
+	}
+	var all []catalog.Tool
+	for _, srv := range h.eng.Surface().Servers {
+		all = append(all, h.tools[srv.ID]...)
+	}
+	return all, nil
+}
+
+func (h *runHost) Search(ctx context.Context, query string, limit int) ([]catalog.Tool, error) {
+	return searchTools(ctx, h.a, h.eng, query, searchOptions{limit: limit})
+}

@@ -1,0 +1,287 @@
+package script
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+
+	"github.com/dop251/goja"
+
+	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/mux"
+)
+
+// allowed resolves a server id as the program spelled it ("-" and "_" are
+// the same) and checks the tool against the session's surface.
+func (e *engine) allowed(server, tool string) (string, bool) {
+	id, ok := e.servers[norm(server)]
+	if !ok {
+		return "", false
+	}
+	for _, t := range e.tools[id] {
+		if t == tool {
+			return id, true
+		}
+	}
+	return "", false
+}
+
+// callTarget is mcp.call("server.tool", args) and mcp.callRaw(...).
+func (e *engine) callTarget(c goja.FunctionCall, raw bool) goja.Value {
+	target := c.Argument(0)
+	name := "mcp.call"
+	if raw {
+		name = "mcp.callRaw"
+	}
+	s := ""
+	if _, ok := target.Export().(string); ok {
+		s = target.String()
+	}
+	server, tool, ok := strings.Cut(s, ".")
+	if !ok || server == "" || tool == "" {
+		return e.rejectedWith(e.vm.NewTypeError(name+`: the first argument must be "server.tool"`), nil)
+	}
+	return e.call(server, tool, c.Argument(1), raw)
+}
+
+// rejectedWith is a promise already rejected with obj; goErr, if any, is
+// what ProgramError.Err reports should the rejection go uncaught.
+func (e *engine) rejectedWith(obj *goja.Object, goErr error) goja.Value {
+	if goErr != nil {
+		e.errs[obj] = goErr
+	}
+	p, _, reject := e.vm.NewPromise()
+	if err := reject(obj); err != nil {
+		panic(err)
+	}
+	return e.vm.ToValue(p)
+}
+
+// call starts one tool call and returns its promise. The call runs on its
+// own goroutine; its result is settled on the VM's goroutine.
+func (e *engine) call(server, tool string, argv goja.Value, raw bool) goja.Value {
+	// Made now, so that an uncaught failure points at the call.
+	errObj := e.newError(e.errorCtor, "")
+	id, ok := e.allowed(server, tool)
+	if !ok {
+		na := &NotAvailableError{Server: server, Tool: tool}
+		e.describe(errObj, "NotAvailableError", na.Error(), server, tool)
+		return e.rejectedWith(errObj, na)
+	}
+	var args json.RawMessage
+	if !goja.IsUndefined(argv) && !goja.IsNull(argv) {
+		obj, isObj := argv.(*goja.Object)
+		_, isFn := goja.AssertFunction(argv)
+		if !isObj || isFn || obj.ClassName() == "Array" {
+			return e.rejectedWith(e.vm.NewTypeError(id+"."+tool+": the arguments must be an object"), nil)
+		}
+		s, err := e.jsonStringify(goja.Undefined(), argv)
+		if err != nil {
+			if ex, ok := err.(*goja.Exception); ok {
+				if o, ok := ex.Value().(*goja.Object); ok {
+					return e.rejectedWith(o, nil)
+				}
+			}
+			panic(err)
+		}
+		args = json.RawMessage(s.String())
+	}
+	e.calls++
+	if e.lim.MaxCalls > 0 && e.calls > e.lim.MaxCalls {
+		e.abort(&LimitError{Kind: "calls", Limit: int64(e.lim.MaxCalls)})
+		return goja.Undefined()
+	}
+
+	p, resolve, reject := e.vm.NewPromise()
+	e.pendingCalls++
+	ctx := e.ctx
+	e.wg.Add(1)
+	go func() {
+		defer e.wg.Done()
+		if e.sem != nil {
+			select {
+			case e.sem <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+		}
+		res, err := e.h.Call(ctx, id, tool, args)
+		if e.sem != nil {
+			<-e.sem
+		}
+		e.post(func() error {
+			e.pendingCalls--
+			v, rej := e.outcome(errObj, id, tool, raw, res, err)
+			if rej {
+				return reject(v)
+			}
+			return resolve(v)
+		})
+	}()
+	return e.vm.ToValue(p)
+}
+
+// outcome turns a call's result into the value its promise settles with,
+// and says whether that is a rejection.
+func (e *engine) outcome(errObj *goja.Object, id, tool string, raw bool, res *mux.Result, err error) (goja.Value, bool) {
+	if err == nil && res == nil {
+		res = &mux.Result{}
+	}
+	if err != nil {
+		e.errs[errObj] = err
+		e.describe(errObj, "HostError", err.Error(), id, tool)
+		return errObj, true
+	}
+	if res.IsError {
+		msg := textOf(res)
+		if msg == "" {
+			msg = id + "." + tool + " reported an error"
+		}
+		e.errs[errObj] = &ToolError{Server: id, Tool: tool, Msg: msg, Result: res}
+		e.describe(errObj, "ToolError", msg, id, tool)
+		_ = errObj.Set("isToolError", true)
+		if v, err := e.parse(rawOf(res)); err == nil {
+			_ = errObj.Set("result", v)
+		}
+		return errObj, true
+	}
+	var v goja.Value
+	switch {
+	case raw:
+		v, err = e.parse(rawOf(res))
+	case len(bytes.TrimSpace(res.Structured)) > 0 && string(bytes.TrimSpace(res.Structured)) != "null":
+		v, err = e.parse(res.Structured)
+	default:
+		v = e.vm.ToValue(textOf(res))
+	}
+	if err != nil {
+		e.errs[errObj] = err
+		e.describe(errObj, "HostError", id+"."+tool+" returned a result that is not valid JSON", id, tool)
+		return errObj, true
+	}
+	return v, false
+}
+
+// describe fills in an Error made by newError. isToolError is false except
+// for tool errors, which set it afterwards.
+func (e *engine) describe(obj *goja.Object, name, msg, server, tool string) {
+	_ = obj.Set("name", name)
+	_ = obj.Set("message", msg)
+	_ = obj.Set("isToolError", false)
+	_ = obj.Set("server", server)
+	_ = obj.Set("tool", tool)
+}
+
+// parse is the program's own JSON.parse, so values are plain JS objects.
+func (e *engine) parse(b []byte) (goja.Value, error) {
+	return e.jsonParse(goja.Undefined(), e.vm.ToValue(string(b)))
+}
+
+// rawOf is the whole result object as the server sent it.
+func rawOf(res *mux.Result) []byte {
+	if len(res.Raw) > 0 {
+		return res.Raw
+	}
+	obj := map[string]any{"content": res.Content, "isError": res.IsError}
+	if res.Content == nil {
+		obj["content"] = []json.RawMessage{}
+	}
+	if len(res.Structured) > 0 {
+		obj["structuredContent"] = res.Structured
+	}
+	b, _ := json.Marshal(obj)
+	return b
+}
+
+// textOf joins a result's text items with "\n".
+func textOf(res *mux.Result) string {
+	var parts []string
+	for _, c := range res.Content {
+		var item struct{ Type, Text string }
+		if json.Unmarshal(c, &item) == nil && item.Type == "text" {
+			parts = append(parts, item.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// search is mcp.search(query, limit?): an array of tools, best first.
+func (e *engine) search(c goja.FunctionCall) goja.Value {
+	q := c.Argument(0)
+	if goja.IsUndefined(q) || goja.IsNull(q) {
+		panic(e.vm.NewTypeError("mcp.search: a query is required"))
+	}
+	limit := DefaultSearchLimit
+	if l := c.Argument(1); !goja.IsUndefined(l) && !goja.IsNull(l) {
+		if n := l.ToInteger(); n > 0 && n < 1000 {
+			limit = int(n)
+		} else if n >= 1000 {
+			limit = 1000
+		}
+	}
+	tools, err := e.h.Search(e.ctx, q.String(), limit)
+	if err != nil {
+		panic(e.hostError(err))
+	}
+	return e.toolList(tools)
+}
+
+// list is mcp.list(server?): the authorized tools of one server, or of all.
+func (e *engine) list(c goja.FunctionCall) goja.Value {
+	server := ""
+	if a := c.Argument(0); !goja.IsUndefined(a) && !goja.IsNull(a) {
+		id, ok := e.servers[norm(a.String())]
+		if !ok {
+			na := &NotAvailableError{Server: a.String()}
+			obj := e.newError(e.errorCtor, "")
+			e.describe(obj, "NotAvailableError", na.Error(), a.String(), "")
+			e.errs[obj] = na
+			panic(obj)
+		}
+		server = id
+	}
+	tools, err := e.h.List(e.ctx, server)
+	if err != nil {
+		panic(e.hostError(err))
+	}
+	return e.toolList(tools)
+}
+
+func (e *engine) hostError(err error) *goja.Object {
+	obj := e.newError(e.errorCtor, "")
+	e.describe(obj, "HostError", err.Error(), "", "")
+	e.errs[obj] = err
+	return obj
+}
+
+// toolList keeps the authorized tools and gives them to the program as
+// plain objects {server, name, description, inputSchema}.
+func (e *engine) toolList(tools []catalog.Tool) goja.Value {
+	type entry struct {
+		Server      string          `json:"server"`
+		Name        string          `json:"name"`
+		Description string          `json:"description"`
+		InputSchema json.RawMessage `json:"inputSchema"`
+	}
+	out := []entry{}
+	for _, t := range tools {
+		id, ok := e.allowed(t.Server, t.Name)
+		if !ok {
+			continue
+		}
+		schema := t.InputSchema
+		if len(bytes.TrimSpace(schema)) == 0 {
+			schema = json.RawMessage("null")
+		}
+		out = append(out, entry{id, t.Name, t.Description, schema})
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		panic(e.hostError(err))
+	}
+	v, err := e.parse(b)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}

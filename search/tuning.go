@@ -1,0 +1,181 @@
+package search
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/standard"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/analysis/token/porter"
+	"github.com/blevesearch/bleve/v2/mapping"
+	index "github.com/blevesearch/bleve_index_api"
+)
+
+// Tuning holds the analysis and ranking choices of an index. Open, OpenMem
+// and OpenReadOnly use DefaultTuning; the other values exist so that the
+// quality harness can measure what each choice contributes.
+type Tuning struct {
+	// Baseline indexes one combined field (name, title, description,
+	// parameters and the server's text) with bleve's standard analyzer and
+	// ranks with a bleve match query on it: the reference point.
+	Baseline bool
+
+	SplitCamel bool   // split camelCase words
+	Catenate   bool   // also keep a split word joined ("GitHub": git, hub, github)
+	MinRunes   int    // drop shorter words (CJK pairs excepted)
+	StopWords  bool   // drop English stop words
+	Stemmer    string // "", "porter", "snowball" or "plural": the analyzer of "_st" fields
+
+	// Clauses are the fields a query searches and their weights. Fields:
+	// name, title, desc, params, srv (the server's id, title and
+	// description on each tool), tool (name, title, desc and params in one
+	// field) and all (tool and srv in one field). A name ending in "_st"
+	// searches the stemmed form (Stemmer must be set).
+	Clauses []Clause
+	// K1 and B are the BM25 parameters.
+	K1, B float64
+	// ServerWeight adds this share of the score of the tool's server
+	// document (the server's own words and its tools' names) to each tool.
+	ServerWeight float64
+	// BleveScoring ranks with bleve's own BM25 (one match query per clause,
+	// their weighted scores added) instead of this package's BM25F.
+	BleveScoring bool
+}
+
+// Clause is one field a query searches and its weight.
+type Clause struct {
+	Field  string
+	Weight float64
+}
+
+// DefaultTuning returns the choices the index uses; bench/searchquality
+// measures each one (--ablation).
+func DefaultTuning() Tuning {
+	return Tuning{
+		SplitCamel:   true,
+		Catenate:     true,
+		MinRunes:     2,
+		StopWords:    true,
+		Clauses:      []Clause{{fieldTool, 1}, {fieldSrv, 0.3}},
+		K1:           1.2,
+		B:            0.75,
+		ServerWeight: 0.5,
+	}
+}
+
+// BaselineTuning is plain BM25 over one combined field with bleve's
+// standard analyzer and a bleve match query.
+func BaselineTuning() Tuning {
+	return Tuning{Baseline: true, Clauses: []Clause{{fieldAll, 1}}}
+}
+
+const (
+	tokenizerName = "mcp_tokenizer"
+	analyzerWords = "mcp_words"
+	analyzerStem  = "mcp_stem"
+)
+
+// fields returns the document fields t searches, so that only those are
+// indexed.
+func (t Tuning) fields() map[string]bool {
+	f := map[string]bool{}
+	for _, c := range t.Clauses {
+		f[c.Field] = true
+	}
+	if t.ServerWeight > 0 && !t.Baseline {
+		f[fieldSDoc] = true
+	}
+	return f
+}
+
+func (t Tuning) validate() error {
+	known := map[string]bool{}
+	for _, f := range textFields {
+		known[f] = true
+	}
+	for _, c := range t.Clauses {
+		base, stem := strings.CutSuffix(c.Field, stemSuffix)
+		if !known[base] || (stem && (t.Stemmer == "" || t.Baseline)) || c.Weight <= 0 {
+			return fmt.Errorf("search: invalid clause %s^%v", c.Field, c.Weight)
+		}
+	}
+	if len(t.Clauses) == 0 {
+		return fmt.Errorf("search: no clauses")
+	}
+	return nil
+}
+
+// newMapping builds the index mapping for t. Fields are indexed only: no
+// stored values, term vectors or doc values, since a hit is identified by
+// its document id alone.
+func newMapping(t Tuning) (*mapping.IndexMappingImpl, error) {
+	if err := t.validate(); err != nil {
+		return nil, err
+	}
+	m := bleve.NewIndexMapping()
+	m.ScoringModel = index.BM25Scoring
+	m.StoreDynamic, m.IndexDynamic, m.DocValuesDynamic = false, false, false
+
+	words, stem := standard.Name, ""
+	if !t.Baseline {
+		if err := m.AddCustomTokenizer(tokenizerName, map[string]interface{}{
+			"type":        tokenizerType,
+			"split_camel": t.SplitCamel,
+			"catenate":    t.Catenate,
+			"min_runes":   float64(t.MinRunes),
+		}); err != nil {
+			return nil, err
+		}
+		filters := []string{}
+		if t.StopWords {
+			filters = append(filters, en.StopName)
+		}
+		if err := m.AddCustomAnalyzer(analyzerWords, map[string]interface{}{
+			"type": custom.Name, "tokenizer": tokenizerName, "token_filters": filters,
+		}); err != nil {
+			return nil, err
+		}
+		words = analyzerWords
+		if t.Stemmer != "" {
+			sf, ok := map[string]string{
+				"porter": porter.Name, "snowball": en.SnowballStemmerName, "plural": en.PluralStemmerName,
+			}[t.Stemmer]
+			if !ok {
+				return nil, fmt.Errorf("search: unknown stemmer %q", t.Stemmer)
+			}
+			if err := m.AddCustomAnalyzer(analyzerStem, map[string]interface{}{
+				"type": custom.Name, "tokenizer": tokenizerName,
+				"token_filters": append(filters, sf),
+			}); err != nil {
+				return nil, err
+			}
+			stem = analyzerStem
+		}
+	}
+	m.DefaultAnalyzer = words
+
+	doc := bleve.NewDocumentStaticMapping()
+	kw := bleve.NewKeywordFieldMapping()
+	kw.Analyzer = keyword.Name
+	kw.Store, kw.IncludeInAll, kw.DocValues = false, false, false
+	doc.AddFieldMappingsAt(fieldServer, kw)
+	for f := range t.fields() {
+		a := words
+		if strings.HasSuffix(f, stemSuffix) {
+			a = stem
+		}
+		doc.AddFieldMappingsAt(f, textField(a))
+	}
+	m.DefaultMapping = doc
+	return m, m.Validate()
+}
+
+func textField(analyzer string) *mapping.FieldMapping {
+	f := bleve.NewTextFieldMapping()
+	f.Analyzer = analyzer
+	f.Store, f.IncludeInAll, f.IncludeTermVectors, f.DocValues = false, false, false, false
+	return f
+}
