@@ -12,7 +12,18 @@ type challenge struct {
 	params map[string]string
 }
 
-func (c challenge) scopes() []string { return strings.Fields(c.params["scope"]) }
+// scopes are the challenge's scopes; any that is not a valid scope
+// (RFC 6749 §3.3: printable ASCII but space, '"' and '\') is dropped, as
+// scopes end up in messages.
+func (c challenge) scopes() []string {
+	var out []string
+	for _, s := range strings.Fields(c.params["scope"]) {
+		if strings.IndexFunc(s, func(r rune) bool { return r <= ' ' || r >= 0x7f || r == '"' || r == '\\' }) < 0 {
+			out = append(out, s)
+		}
+	}
+	return out
+}
 
 // bearerChallenge returns the Bearer challenge of h, if there is one.
 func bearerChallenge(h http.Header) (challenge, bool) {

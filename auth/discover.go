@@ -59,9 +59,18 @@ type discovery struct {
 // probe sends the request a client would start with, unauthenticated, and
 // returns the status and the Bearer challenge of the answer.
 func (m *Manager) probe(ctx context.Context, ep manifests.Endpoint) (int, *challenge, error) {
+	status, ch, err := m.probeWith(ctx, ep, ep.Type == "sse")
+	if err == nil && ep.Type == "" && ch == nil && status >= 400 && status < 500 && status != http.StatusUnauthorized {
+		// A url without type whose POST is refused may be an SSE server.
+		return m.probeWith(ctx, ep, true)
+	}
+	return status, ch, err
+}
+
+func (m *Manager) probeWith(ctx context.Context, ep manifests.Endpoint, sse bool) (int, *challenge, error) {
 	var req *http.Request
 	var err error
-	if ep.Type == "sse" {
+	if sse {
 		req, err = http.NewRequestWithContext(ctx, http.MethodGet, ep.URL, nil)
 		if err == nil {
 			req.Header.Set("Accept", "text/event-stream")
@@ -306,12 +315,12 @@ func checkResource(resource string, server *url.URL) error {
 		return fmt.Errorf("resource %q is not an absolute URL", resource)
 	}
 	if !strings.EqualFold(origin(r), origin(server)) {
-		return fmt.Errorf("it names resource %s, which is not this server (%s)", resource, origin(server))
+		return fmt.Errorf("it names resource %q, which is not this server (%s)", resource, origin(server))
 	}
 	rp := strings.TrimSuffix(r.EscapedPath(), "/")
 	sp := strings.TrimSuffix(server.EscapedPath(), "/")
 	if rp != "" && rp != sp && !strings.HasPrefix(sp, rp+"/") {
-		return fmt.Errorf("it names resource %s, which is not this server", resource)
+		return fmt.Errorf("it names resource %q, which is not this server", resource)
 	}
 	return nil
 }

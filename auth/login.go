@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"bufio"
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
@@ -32,6 +33,9 @@ type LoginOptions struct {
 	Follow bool
 	// Prompt receives the authorization URL and progress (nil: discarded).
 	Prompt io.Writer
+	// Paste, if set, is read for the address the browser was redirected
+	// to, pasted by a person whose browser runs on another machine.
+	Paste io.Reader
 	// Wait bounds the wait for the redirect back (0 means 5 minutes).
 	Wait time.Duration
 }
@@ -202,6 +206,21 @@ func (m *Manager) authorize(ctx context.Context, rec *Record, scopes []string, l
 			}
 		}
 		fmt.Fprintf(prompt, "mcp: waiting for the authorization server to redirect to %s\n", ru.Host)
+		if opts.Paste != nil {
+			fmt.Fprintf(prompt, "mcp: if the browser runs on another machine, paste the address it was redirected to here\n")
+			// The read cannot be interrupted; the goroutine ends with the
+			// input or the process.
+			go func() {
+				sc := bufio.NewScanner(opts.Paste)
+				for sc.Scan() {
+					u, err := url.Parse(strings.TrimSpace(sc.Text()))
+					if err == nil && u.Query().Get("state") != "" {
+						deliver(m.callback(rec, u.Query(), state))
+						return
+					}
+				}
+			}()
+		}
 	}
 	wait := opts.Wait
 	if wait <= 0 {

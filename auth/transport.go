@@ -50,7 +50,8 @@ type transport struct {
 
 	mu      sync.Mutex // serializes refreshes and step-ups, and guards below
 	cached  *Record
-	modTime time.Time
+	modTime time.Time // of the file cached was read from
+	size    int64
 	stepUps int
 }
 
@@ -92,7 +93,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		case resp.StatusCode == http.StatusUnauthorized && bearer:
 			discard(resp)
 			if !hasToken(rec) {
-				return nil, t.loginRequired("no stored login", nil)
+				return nil, t.loginRequired(noLoginReason(rec), nil)
 			}
 			if refreshed {
 				return nil, t.loginRequired("the server refuses the stored token", nil)
@@ -103,11 +104,15 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			refreshed = true
 		case resp.StatusCode == http.StatusForbidden && bearer && ch.params["error"] == "insufficient_scope" && hasToken(rec):
 			discard(resp)
+			asked := strings.Join(ch.scopes(), " ")
 			need := union(rec.Scopes, ch.scopes())
-			if steppedUp || subset(need, rec.Scopes) {
-				return nil, t.loginRequired("the server asks for scope "+strings.Join(ch.scopes(), " ")+", which the login already has", nil)
+			switch {
+			case subset(need, rec.Scopes):
+				return nil, t.loginRequired("the server asks for scope "+asked+", which the login already has", nil)
+			case steppedUp:
+				return nil, t.loginRequired("the server still asks for scope "+asked+" after a wider grant", need)
 			}
-			if rec, err = t.stepUp(ctx, rec, need); err != nil {
+			if rec, err = t.stepUp(ctx, rec, need, asked); err != nil {
 				return nil, err
 			}
 			steppedUp = true
@@ -132,6 +137,14 @@ func (t *transport) prepare(req *http.Request, rec *Record, again bool) (*http.R
 		out.Header.Set("Authorization", "Bearer "+rec.Token.AccessToken)
 	}
 	return out, nil
+}
+
+// noLoginReason says why there is no token to send.
+func noLoginReason(rec *Record) string {
+	if rec == nil {
+		return "no stored login"
+	}
+	return "the stored login has ended"
 }
 
 func hasToken(rec *Record) bool { return rec != nil && rec.Token != nil && rec.Token.AccessToken != "" }
@@ -159,17 +172,17 @@ func (t *transport) current(ctx context.Context) (*Record, error) {
 func (t *transport) loadLocked() (*Record, error) {
 	st, err := os.Stat(t.m.Store.path(t.server, t.url))
 	if err != nil {
-		t.cached, t.modTime = nil, time.Time{}
+		t.cached = nil
 		return nil, nil
 	}
-	if t.cached != nil && st.ModTime().Equal(t.modTime) {
+	if t.cached != nil && st.ModTime().Equal(t.modTime) && st.Size() == t.size {
 		return t.cached, nil
 	}
 	rec, err := t.m.Store.Get(t.server, t.url)
 	if err != nil {
 		return nil, err
 	}
-	t.cached, t.modTime = rec, st.ModTime()
+	t.cached, t.modTime, t.size = rec, st.ModTime(), st.Size()
 	return rec, nil
 }
 
@@ -189,7 +202,7 @@ func (t *transport) refresh(ctx context.Context, stale *Record) (*Record, error)
 		return nil, err
 	}
 	if !hasToken(rec) {
-		return nil, t.loginRequired("no stored login", nil)
+		return nil, t.loginRequired(noLoginReason(rec), nil)
 	}
 	if rec.Token.AccessToken != stale.Token.AccessToken && !rec.expiresSoon(t.m.now()) {
 		return rec, nil // refreshed meanwhile
@@ -229,7 +242,7 @@ func (rec *Record) expiresSoon(now time.Time) bool {
 
 // stepUp widens the grant to scopes need, without a person when
 // AutoFollow allows; otherwise it records need for the next login.
-func (t *transport) stepUp(ctx context.Context, rec *Record, need []string) (*Record, error) {
+func (t *transport) stepUp(ctx context.Context, rec *Record, need []string, asked string) (*Record, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if !t.m.AutoFollow || t.stepUps >= maxStepUps {
@@ -237,7 +250,7 @@ func (t *transport) stepUp(ctx context.Context, rec *Record, need []string) (*Re
 		next.WantScopes = union(rec.WantScopes, need)
 		_ = t.m.Store.Put(&next)
 		t.cached = nil
-		return nil, t.loginRequired("the server asks for scope "+strings.Join(need, " "), need)
+		return nil, t.loginRequired("the server asks for scope "+asked, need)
 	}
 	t.stepUps++
 	ln, redirect, err := listen(rec.Client.RedirectURI, false)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -36,6 +37,19 @@ type Options struct {
 	Stderr io.Writer
 	// MaxMessageBytes bounds one message from the server (0 means 64 MiB).
 	MaxMessageBytes int64
+	// Auth, if set, wraps the HTTP transport of a url server's connection
+	// (streamable HTTP and SSE): ep is the expanded endpoint, base the
+	// transport to send through. The auth package adds OAuth here; its
+	// errors reach the caller as the cause of *UnavailableError.
+	Auth func(ep manifests.Endpoint, base http.RoundTripper) http.RoundTripper
+}
+
+// httpTransport is the transport of an HTTP connection to ep.
+func (o Options) httpTransport(ep manifests.Endpoint, base http.RoundTripper) http.RoundTripper {
+	if o.Auth == nil {
+		return base
+	}
+	return o.Auth(ep, base)
 }
 
 func (o Options) withDefaults() Options {

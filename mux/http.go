@@ -86,7 +86,7 @@ func connectHTTP(ctx context.Context, ep manifests.Endpoint, opts Options, auto 
 	u.rt = newRoundTripper(opts.MaxMessageBytes, nil)
 	tr, err := transport.NewStreamableHTTP(ep.URL,
 		transport.WithHTTPHeaders(maps.Clone(ep.Headers)),
-		transport.WithHTTPBasicClient(&http.Client{Transport: u.rt}),
+		transport.WithHTTPBasicClient(&http.Client{Transport: opts.httpTransport(ep, u.rt)}),
 		transport.WithHTTPLogger(u.log),
 	)
 	if err != nil {
@@ -122,7 +122,7 @@ func connectSSE(ctx context.Context, ep manifests.Endpoint, opts Options, fellBa
 	})
 	tr, err := transport.NewSSE(ep.URL,
 		transport.WithHeaders(maps.Clone(ep.Headers)),
-		transport.WithHTTPClient(&http.Client{Transport: u.rt}),
+		transport.WithHTTPClient(&http.Client{Transport: opts.httpTransport(ep, u.rt)}),
 		transport.WithSSELogger(u.log),
 		transport.WithEndpointTimeout(opts.ConnectTimeout),
 		transport.WithResponseTimeout(sseResponseTimeout),

@@ -99,6 +99,13 @@ type grant struct {
 // New starts the servers; they stop when the test ends.
 func New(t testing.TB, opts Options) *Server {
 	t.Helper()
+	s := Start(opts)
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Start starts the servers; Close stops them.
+func Start(opts Options) *Server {
 	if opts.TokenLifetime == 0 {
 		opts.TokenLifetime = time.Hour
 	}
@@ -114,15 +121,21 @@ func New(t testing.TB, opts Options) *Server {
 		}
 		s.clients[id] = &client{id: id, secret: secret, method: method}
 	}
-	s.as = httptest.NewServer(s.asHandler())
-	s.mcp = httptest.NewServer(s.mcpHandler())
-	s.Issuer, s.MCPURL = s.as.URL, s.mcp.URL+"/mcp"
-	t.Cleanup(func() {
-		s.mcp.CloseClientConnections()
-		s.mcp.Close()
-		s.as.Close()
-	})
+	// Every field is set before the first request can arrive.
+	s.as, s.mcp = httptest.NewUnstartedServer(nil), httptest.NewUnstartedServer(nil)
+	s.Issuer = "http://" + s.as.Listener.Addr().String()
+	s.MCPURL = "http://" + s.mcp.Listener.Addr().String() + "/mcp"
+	s.as.Config.Handler, s.mcp.Config.Handler = s.asHandler(), s.mcpHandler()
+	s.as.Start()
+	s.mcp.Start()
 	return s
+}
+
+// Close stops the servers.
+func (s *Server) Close() {
+	s.mcp.CloseClientConnections()
+	s.mcp.Close()
+	s.as.Close()
 }
 
 // Stats returns the counts so far.
@@ -194,7 +207,7 @@ type grantKey struct{}
 // scope for calls of "write".
 func (s *Server) protect(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		prm := s.mcp.URL + "/.well-known/oauth-protected-resource/mcp"
+		prm := strings.TrimSuffix(s.MCPURL, "/mcp") + "/.well-known/oauth-protected-resource/mcp"
 		challenge := `Bearer resource_metadata="` + prm + `"`
 		if s.opts.ChallengeScope != "" {
 			challenge += `, scope="` + s.opts.ChallengeScope + `"`
@@ -235,14 +248,14 @@ func (s *Server) asHandler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
 		md := map[string]any{
-			"issuer":                                s.Issuer,
-			"authorization_endpoint":                s.Issuer + "/authorize",
-			"token_endpoint":                        s.Issuer + "/token",
-			"response_types_supported":              []string{"code"},
-			"grant_types_supported":                 []string{"authorization_code", "refresh_token"},
-			"code_challenge_methods_supported":      []string{"S256"},
-			"token_endpoint_auth_methods_supported": s.opts.AuthMethods,
-			"scopes_supported":                      append(slices.Clone(s.opts.ScopesSupported), "offline_access"),
+			"issuer":                                         s.Issuer,
+			"authorization_endpoint":                         s.Issuer + "/authorize",
+			"token_endpoint":                                 s.Issuer + "/token",
+			"response_types_supported":                       []string{"code"},
+			"grant_types_supported":                          []string{"authorization_code", "refresh_token"},
+			"code_challenge_methods_supported":               []string{"S256"},
+			"token_endpoint_auth_methods_supported":          s.opts.AuthMethods,
+			"scopes_supported":                               append(slices.Clone(s.opts.ScopesSupported), "offline_access"),
 			"authorization_response_iss_parameter_supported": true,
 		}
 		if !s.opts.NoRegistration {

@@ -120,10 +120,16 @@ func (a *app) engine() (*mux.Engine, error) {
 }
 
 func newEngine(r *manifests.Recipe, s *catalog.Surface) *mux.Engine {
-	eng := mux.NewEngine(s, r.Endpoints, os.LookupEnv, mux.Options{
+	opts := mux.Options{
 		ClientName:    "mcp",
 		ClientVersion: versionString(),
-	})
+	}
+	// OAuth tokens from `mcp auth login`; without a token store, servers
+	// that need a login say so.
+	if mgr, err := newAuthManager(); err == nil {
+		opts.Auth = mgr.RoundTripper
+	}
+	eng := mux.NewEngine(s, r.Endpoints, os.LookupEnv, opts)
 	// The catalog cache is an optimisation: without one, search connects.
 	if dir, err := catalog.DefaultCacheDir(); err == nil {
 		if c, err := catalog.OpenCache(dir); err == nil {

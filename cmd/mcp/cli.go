@@ -43,6 +43,7 @@ type hostCLI struct {
 	Run     runCmd     `cmd:"" help:"Run a JavaScript program whose functions are the authorized tools.\n\n  mcp run -e 'const r = await contacts.search_contacts({query: \"ada\"}); r.contacts.length'"`
 	Check   checkCmd   `cmd:"" help:"Validate the recipe and print each agent's resolved surface.\n\n  mcp check --agent support"`
 	Session sessionCmd `cmd:"" help:"Start or stop a session: a fixed surface for one agent.\n\n  eval \"$(mcp session start --agent support)\""`
+	Auth    authCmd    `cmd:"" help:"Log in to servers that use OAuth, log out, show stored logins.\n\n  mcp auth login notes"`
 	Version versionCmd `cmd:"" help:"Print the version."`
 }
 

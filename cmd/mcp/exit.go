@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/mcpsh/mcp/auth"
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/callargs"
 	"github.com/mcpsh/mcp/internal/script"
@@ -41,10 +42,14 @@ func report(w io.Writer, err error) int {
 	var done *alreadyReported
 	var tool *toolError
 	var bad *invalidConfig
+	var login *auth.LoginRequiredError
 	switch {
 	case errors.As(err, &done):
 	case errors.As(err, &tool):
 		fmt.Fprintf(w, "mcp: error: %s\n", tool.Error())
+	case errors.As(err, &login):
+		// One line: the server, and the command to run.
+		fmt.Fprintf(w, "mcp: error: %s\n", loginRequiredLine(err, login))
 	case errors.As(err, &bad):
 		// `mcp check` printed each problem.
 	default:
@@ -91,6 +96,9 @@ func classify(err error) (int, string) {
 		jsLimit   *script.LimitError
 		jsProgram *script.ProgramError
 		rpc       *mux.RPCError
+		login     *auth.LoginRequiredError
+		noClient  *auth.NoClientError
+		noOAuth   *auth.NoOAuthError
 	)
 	switch {
 	case errors.As(err, &refused):
@@ -113,6 +121,12 @@ func classify(err error) (int, string) {
 		return exitConfig, "export the variable, or give a default with ${VAR:-default}"
 	case errors.As(err, &cfgErrs), errors.As(err, &cfgErr), errors.As(err, &badConfig):
 		return exitConfig, ""
+	case errors.As(err, &login):
+		return exitUpstream, ""
+	case errors.As(err, &noClient):
+		return exitConfig, "register a client with the authorization server and set oauth.clientId (and clientSecret) for " + noClient.Server + " in .pi/mcp.local.json"
+	case errors.As(err, &noOAuth):
+		return exitUsage, ""
 	case errors.As(err, &upstream):
 		if errors.Is(err, context.DeadlineExceeded) {
 			return exitUpstream, "raise --timeout if the tool needs longer"

@@ -66,6 +66,7 @@ func TestScripts(t *testing.T) {
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"session-env": sessionEnvCmd,
+			"authserver":  authServerCmd,
 		},
 	})
 }

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mcpsh/mcp/auth"
+	"github.com/mcpsh/mcp/manifests"
+	"github.com/mcpsh/mcp/mux"
+)
+
+// autoFollowEnv makes logins and scope step-ups follow the authorization
+// URL without a browser, for authorization servers that approve by
+// themselves (test servers).
+const autoFollowEnv = "MCP_AUTH_AUTO_FOLLOW"
+
+type authCmd struct {
+	Login  authLoginCmd  `cmd:"" help:"Log in to a server with OAuth and keep the token in the token store.\n\n  mcp auth login notes\n  mcp auth login notes --no-browser"`
+	Logout authLogoutCmd `cmd:"" help:"Forget the stored login of a server.\n\n  mcp auth logout notes"`
+	Status authStatusCmd `cmd:"" help:"Show stored logins: state, expiry and scopes, never the tokens.\n\n  mcp auth status\n  mcp auth status notes --json"`
+}
+
+type authLoginCmd struct {
+	Server    string        `arg:"" help:"The server to log in to, as the recipe names it." placeholder:"SERVER"`
+	NoBrowser bool          `name:"no-browser" help:"Print the authorization URL instead of opening a browser, and also take the address the browser was redirected to on stdin (for a browser on another machine)."`
+	Follow    bool          `help:"Fetch the authorization URL and follow its redirects without a browser, for authorization servers that approve by themselves (MCP_AUTH_AUTO_FOLLOW=1 does the same)."`
+	Wait      time.Duration `default:"5m" help:"How long to wait for the browser to come back."`
+}
+
+type authLogoutCmd struct {
+	Server string `arg:"" help:"The server whose stored logins to forget." placeholder:"SERVER"`
+}
+
+type authStatusCmd struct {
+	Server string `arg:"" optional:"" help:"Show this server only." placeholder:"SERVER"`
+}
+
+// autoFollow says whether MCP_AUTH_AUTO_FOLLOW asks for logins without a browser.
+func autoFollow() bool {
+	v := strings.ToLower(strings.TrimSpace(os.Getenv(autoFollowEnv)))
+	return v == "1" || v == "true" || v == "yes"
+}
+
+// newAuthManager returns the manager of the user's token store.
+func newAuthManager() (*auth.Manager, error) {
+	dir, err := auth.DefaultDir()
+	if err != nil {
+		return nil, fmt.Errorf("no place for the token store: %w", err)
+	}
+	return &auth.Manager{Store: auth.NewStore(dir), ClientName: "mcp", ClientVersion: versionString(), AutoFollow: autoFollow()}, nil
+}
+
+func (c *authLoginCmd) Run(a *app) error {
+	ep, err := a.authEndpoint(c.Server)
+	if err != nil {
+		return err
+	}
+	mgr, err := newAuthManager()
+	if err != nil {
+		return err
+	}
+	// A login waits for a person: --wait bounds it, not --timeout.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	opts := auth.LoginOptions{Prompt: a.stderr, Wait: c.Wait, Follow: c.Follow || autoFollow()}
+	switch {
+	case opts.Follow:
+	case c.NoBrowser:
+		opts.Paste = a.stdin
+	default:
+		opts.Browser = auth.OpenBrowser
+	}
+	rec, err := mgr.Login(ctx, ep, opts)
+	if err != nil {
+		return err
+	}
+	st := rec.Status(time.Now())
+	if a.globals.JSON {
+		return writeJSON(a.stdout, st)
+	}
+	fmt.Fprintf(a.stdout, "logged in to %s (%s)\n", st.Server, describeLogin(st, time.Now()))
+	return nil
+}
+
+// authEndpoint is the expanded endpoint of a server of this recipe's
+// boundary (or --agent's surface).
+func (a *app) authEndpoint(server string) (manifests.Endpoint, error) {
+	r, s, err := a.surface()
+	if err != nil {
+		return manifests.Endpoint{}, err
+	}
+	srv, ok := s.Server(server)
+	if !ok {
+		return manifests.Endpoint{}, &usageError{msg: fmt.Sprintf("server %s is not in this recipe", server),
+			hint: "`mcp list` shows the servers; `mcp check` shows the boundary"}
+	}
+	ep, ok := r.Endpoints[manifests.CanonicalID(srv.ID)]
+	if !ok {
+		return manifests.Endpoint{}, &mux.NoEndpointError{Server: srv.ID}
+	}
+	return ep.Expand(os.LookupEnv)
+}
+
+func (c *authLogoutCmd) Run(a *app) error {
+	if !manifests.ValidServerID(c.Server) {
+		return &usageError{msg: fmt.Sprintf("%q is not a server id", c.Server)}
+	}
+	mgr, err := newAuthManager()
+	if err != nil {
+		return err
+	}
+	n, err := mgr.Store.Delete(c.Server)
+	if err != nil {
+		return err
+	}
+	if a.globals.JSON {
+		return writeJSON(a.stdout, map[string]any{"server": c.Server, "removed": n})
+	}
+	if n == 0 {
+		fmt.Fprintf(a.stdout, "no stored login for %s\n", c.Server)
+		return nil
+	}
+	fmt.Fprintf(a.stdout, "logged out of %s (the token is forgotten here, not revoked at the server)\n", c.Server)
+	return nil
+}
+
+func (c *authStatusCmd) Run(a *app) error {
+	mgr, err := newAuthManager()
+	if err != nil {
+		return err
+	}
+	recs, err := mgr.Store.List()
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	out := []auth.Status{}
+	for _, r := range recs {
+		if c.Server == "" || manifests.CanonicalID(r.Server) == manifests.CanonicalID(c.Server) {
+			out = append(out, r.Status(now))
+		}
+	}
+	if a.globals.JSON {
+		return writeJSON(a.stdout, out)
+	}
+	if len(out) == 0 {
+		if c.Server != "" {
+			fmt.Fprintf(a.stdout, "no stored login for %s\n", c.Server)
+		} else {
+			fmt.Fprintln(a.stdout, "no stored logins")
+		}
+		return nil
+	}
+	for _, st := range out {
+		fmt.Fprintf(a.stdout, "%s  %s  %s\n", st.Server, describeLogin(st, now), st.URL)
+	}
+	return nil
+}
+
+// describeLogin says in a few words what state a login is in.
+func describeLogin(st auth.Status, now time.Time) string {
+	parts := []string{st.State}
+	if st.Expires != nil {
+		if st.Expires.After(now) {
+			parts = append(parts, "expires in "+roughDuration(st.Expires.Sub(now)))
+		} else {
+			parts = append(parts, "expired "+st.Expires.Local().Format(time.DateTime))
+		}
+	}
+	if st.Refreshable {
+		parts = append(parts, "refreshable")
+	}
+	if len(st.Scopes) > 0 {
+		parts = append(parts, "scopes "+strings.Join(st.Scopes, " "))
+	}
+	if len(st.WantScopes) > 0 {
+		parts = append(parts, "next login adds "+strings.Join(st.WantScopes, " "))
+	}
+	if st.Client != "" {
+		parts = append(parts, "client "+st.Client)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// loginRequiredLine is the one line a command that needs a login fails
+// with: the server, why, and what to run (outside the session, since a
+// session refuses `mcp auth`). err is the whole error, e its cause.
+func loginRequiredLine(err error, e *auth.LoginRequiredError) string {
+	prefix, where := "", ""
+	if _, inSession := os.LookupEnv(sessionEnv); inSession {
+		where = " outside the session"
+	}
+	var bind *bindError
+	if errors.As(err, &bind) {
+		prefix = "session not started: "
+	}
+	return fmt.Sprintf("%s%s: run `%s`%s", prefix, e.Error(), e.Command(), where)
+}
+
+// roughDuration is d in minutes: "45m", "1h05m", "3d4h".
+func roughDuration(d time.Duration) string {
+	m := int(d.Round(time.Minute).Minutes())
+	switch {
+	case m < 60:
+		return fmt.Sprintf("%dm", m)
+	case m < 48*60:
+		return fmt.Sprintf("%dh%02dm", m/60, m%60)
+	}
+	return fmt.Sprintf("%dd%dh", m/(24*60), m%(24*60)/60)
+}
