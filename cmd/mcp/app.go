@@ -138,3 +138,16 @@ func newEngine(r *manifests.Recipe, s *catalog.Surface) *mux.Engine {
 	}
 	return eng
 }
+
+// withEngine runs fn with an engine over this invocation's surface and a
+// context that --timeout and Ctrl-C cancel; the engine is closed after.
+func (a *app) withEngine(fn func(ctx context.Context, eng *mux.Engine) error) error {
+	eng, err := a.engine()
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	ctx, cancel := a.context()
+	defer cancel()
+	return fn(ctx, eng)
+}

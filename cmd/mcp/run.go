@@ -24,30 +24,25 @@ func (c *runCmd) Run(a *app) error {
 	if err != nil {
 		return err
 	}
-	eng, err := a.engine()
-	if err != nil {
+	return a.withEngine(func(ctx context.Context, eng *mux.Engine) error {
+		host, err := newRunHost(ctx, a, eng)
+		if err != nil {
+			return err
+		}
+		val, err := script.Run(ctx, host, name, src, script.Limits{
+			Timeout:   a.globals.Timeout,
+			MaxCalls:  c.MaxCalls,
+			MaxOutput: int(a.globals.MaxOutput),
+		}, a.stderr)
+		if err != nil {
+			return err
+		}
+		if a.globals.JSON {
+			return writeJSON(a.stdout, val)
+		}
+		_, err = fmt.Fprintf(a.stdout, "%s\n", val)
 		return err
-	}
-	defer eng.Close()
-	ctx, cancel := a.context()
-	defer cancel()
-	host, err := newRunHost(ctx, a, eng)
-	if err != nil {
-		return err
-	}
-	val, err := script.Run(ctx, host, name, src, script.Limits{
-		Timeout:   a.globals.Timeout,
-		MaxCalls:  c.MaxCalls,
-		MaxOutput: int(a.globals.MaxOutput),
-	}, a.stderr)
-	if err != nil {
-		return err
-	}
-	if a.globals.JSON {
-		return writeJSON(a.stdout, val)
-	}
-	_, err = fmt.Fprintf(a.stdout, "%s\n", val)
-	return err
+	})
 }
 
 func (c *runCmd) source(stdin io.Reader) (name, src string, err error) {

@@ -26,37 +26,32 @@ func (c *searchCmd) Run(a *app) error {
 	if c.Limit <= 0 {
 		return &usageError{msg: "--limit must be at least 1"}
 	}
-	eng, err := a.engine()
-	if err != nil {
-		return err
-	}
-	defer eng.Close()
-	ctx, cancel := a.context()
-	defer cancel()
-	if c.Server != "" {
-		if _, ok := eng.Surface().Server(c.Server); !ok {
-			return &catalog.NotAvailableError{Server: c.Server}
+	return a.withEngine(func(ctx context.Context, eng *mux.Engine) error {
+		if c.Server != "" {
+			if _, ok := eng.Surface().Server(c.Server); !ok {
+				return &catalog.NotAvailableError{Server: c.Server}
+			}
 		}
-	}
-	tools, err := searchTools(ctx, a, eng, strings.Join(c.Query, " "), searchOptions{limit: c.Limit, server: c.Server})
-	if err != nil {
-		return err
-	}
-	if a.globals.JSON {
-		out := make([]toolJSON, len(tools))
-		for i, t := range tools {
-			out[i] = newToolJSON(t)
+		tools, err := searchTools(ctx, a, eng, strings.Join(c.Query, " "), searchOptions{limit: c.Limit, server: c.Server})
+		if err != nil {
+			return err
 		}
-		return writeJSON(a.stdout, out)
-	}
-	if len(tools) == 0 {
-		fmt.Fprintln(a.stderr, "mcp: no tools match; `mcp list` shows every server, `mcp list SERVER` its tools")
+		if a.globals.JSON {
+			out := make([]toolJSON, len(tools))
+			for i, t := range tools {
+				out[i] = newToolJSON(t)
+			}
+			return writeJSON(a.stdout, out)
+		}
+		if len(tools) == 0 {
+			fmt.Fprintln(a.stderr, "mcp: no tools match; `mcp list` shows every server, `mcp list SERVER` its tools")
+			return nil
+		}
+		for _, t := range tools {
+			fmt.Fprintln(a.stdout, toolLine(t))
+		}
 		return nil
-	}
-	for _, t := range tools {
-		fmt.Fprintln(a.stdout, toolLine(t))
-	}
-	return nil
+	})
 }
 
 type searchOptions struct {
