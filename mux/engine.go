@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpsh/mcp/catalog"
@@ -20,101 +22,235 @@ func (e *NoEndpointError) Error() string {
 	return fmt.Sprintf("server %s has no endpoint: no manifest or local binding says where it lives", e.Server)
 }
 
-// Engine serves one surface. It connects to servers lazily, shares one
-// connection per server between concurrent callers, and puts every list
-// and call through the catalog gate.
-type Engine struct {
-	surface   *catalog.Surface
-	endpoints map[string]manifests.Endpoint // by canonical id
-	lookup    func(string) (string, bool)
-	opts      Options
-	cache     *catalog.Cache // optional
-
-	mu    sync.Mutex
-	conns map[string]*link // by canonical id
+// Backend is what the verbs use: an Engine in this process, or a Client of
+// a multiplexer that holds one.
+type Backend interface {
+	Surface() *catalog.Surface
+	Tools(ctx context.Context, server string) ([]catalog.Tool, error)
+	Tool(ctx context.Context, server, tool string) (catalog.Tool, error)
+	Call(ctx context.Context, server, tool string, args json.RawMessage) (*Result, error)
+	// Cached returns a server's authorized tools as last recorded, without
+	// connecting; ok is false when the server has not been seen.
+	Cached(server string) (tools []catalog.Tool, ok bool)
+	// EndpointKey identifies a server's endpoint definition (a hash).
+	EndpointKey(server string) (key string, ok bool)
+	Close() error
 }
 
+// Engine serves one surface. It connects to servers lazily, shares one
+// connection per server between concurrent callers, reconnects after a
+// connection breaks, and puts every list and call through the catalog gate.
+type Engine struct {
+	lookup func(string) (string, bool)
+	opts   Options
+	cache  *catalog.Cache // optional
+
+	life context.Context // cancelled by Close; bounds every dial
+	stop context.CancelFunc
+
+	mu        sync.Mutex
+	surface   *catalog.Surface
+	endpoints map[string]manifests.Endpoint // by canonical id
+	conns     map[string]*link              // by canonical id
+}
+
+var _ Backend = (*Engine)(nil)
+
 type link struct {
+	epKey string        // the endpoint definition it was dialled from
 	ready chan struct{} // closed when up/err are set
 	up    Upstream
 	err   error
+
+	lastUsed atomic.Int64 // unix nanoseconds
+	busy     atomic.Int32 // calls in flight
 
 	toolsMu sync.Mutex
 	tools   []catalog.Tool // as listed, unfiltered; nil until listed
 }
 
+func (c *link) touch() { c.lastUsed.Store(time.Now().UnixNano()) }
+
 // NewEngine returns an engine for a surface. endpoints are keyed by
 // canonical id and still hold ${VAR} references, which lookup resolves at
 // connect time.
 func NewEngine(s *catalog.Surface, endpoints map[string]manifests.Endpoint, lookup func(string) (string, bool), opts Options) *Engine {
-	return &Engine{surface: s, endpoints: endpoints, lookup: lookup, opts: opts, conns: map[string]*link{}}
+	life, stop := context.WithCancel(context.Background())
+	return &Engine{surface: s, endpoints: endpoints, lookup: lookup, opts: opts, conns: map[string]*link{}, life: life, stop: stop}
 }
 
 // SetCache makes the engine record every tool list it fetches, and lets
 // Cached answer from what was recorded.
 func (e *Engine) SetCache(c *catalog.Cache) { e.cache = c }
 
-// Cached returns a server's authorized tools as last recorded, without
-// connecting; ok is false when the server has not been seen.
-func (e *Engine) Cached(server string) (tools []catalog.Tool, ok bool) {
-	srv, err := e.server(server)
-	if err != nil || e.cache == nil {
-		return nil, false
-	}
-	ep, found := e.Endpoint(srv.ID)
-	if !found {
-		return nil, false
-	}
-	entry := e.cache.Load(catalog.EndpointKey(ep))
-	if entry == nil {
-		return nil, false
-	}
-	return e.surface.Filter(srv.ID, entry.Tools), true
-}
-
 // Surface is the surface the engine serves.
-func (e *Engine) Surface() *catalog.Surface { return e.surface }
+func (e *Engine) Surface() *catalog.Surface {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.surface
+}
 
 // Endpoint returns a server's endpoint as configured (unexpanded).
 func (e *Engine) Endpoint(server string) (manifests.Endpoint, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	ep, ok := e.endpoints[manifests.CanonicalID(server)]
 	return ep, ok
 }
 
+// EndpointKey implements Backend.
+func (e *Engine) EndpointKey(server string) (string, bool) {
+	ep, ok := e.Endpoint(server)
+	if !ok {
+		return "", false
+	}
+	return catalog.EndpointKey(ep), true
+}
+
+// Cached implements Backend.
+func (e *Engine) Cached(server string) (tools []catalog.Tool, ok bool) {
+	s := e.Surface()
+	srv, found := s.Server(server)
+	if !found || e.cache == nil {
+		return nil, false
+	}
+	key, found := e.EndpointKey(srv.ID)
+	if !found {
+		return nil, false
+	}
+	entry := e.cache.Load(key)
+	if entry == nil {
+		return nil, false
+	}
+	return s.Filter(srv.ID, entry.Tools), true
+}
+
+// Reconfigure replaces the surface and the endpoints, as after the
+// configuration files changed. Connections to servers that left the surface
+// or whose endpoint definition changed are closed; the rest stay warm.
+func (e *Engine) Reconfigure(s *catalog.Surface, endpoints map[string]manifests.Endpoint) {
+	e.mu.Lock()
+	e.surface, e.endpoints = s, endpoints
+	var gone []*link
+	for key, c := range e.conns {
+		ep, ok := endpoints[key]
+		_, inSurface := s.Server(key)
+		if !ok || !inSurface || catalog.EndpointKey(ep) != c.epKey {
+			delete(e.conns, key)
+			gone = append(gone, c)
+		}
+	}
+	e.mu.Unlock()
+	for _, c := range gone {
+		go closeLink(c)
+	}
+}
+
+func closeLink(c *link) error {
+	<-c.ready
+	if c.up == nil {
+		return nil
+	}
+	return c.up.Close()
+}
+
+// connect returns the live connection to a server, dialling it once for
+// every concurrent caller. The dial does not belong to the caller that
+// started it: a caller that gives up leaves it running for the others,
+// bounded by the connect timeout and by Close.
 func (e *Engine) connect(ctx context.Context, srv *catalog.ServerSurface) (*link, error) {
 	key := manifests.CanonicalID(srv.ID)
 	e.mu.Lock()
 	c, ok := e.conns[key]
+	if ok && c.dead() {
+		// The server exited or the stream broke since the last use: start
+		// over rather than fail a request that was never sent.
+		delete(e.conns, key)
+		go closeLink(c)
+		ok = false
+	}
 	if !ok {
+		ep, found := e.endpoints[key]
 		c = &link{ready: make(chan struct{})}
+		if found {
+			c.epKey = catalog.EndpointKey(ep)
+		}
 		e.conns[key] = c
 		e.mu.Unlock()
-		c.up, c.err = e.dial(ctx, srv)
-		close(c.ready)
-		if c.err != nil {
-			e.drop(key, c)
-		}
-		return c, c.err
+		go e.dial(key, srv.ID, ep, found, c)
+	} else {
+		e.mu.Unlock()
 	}
-	e.mu.Unlock()
 	select {
 	case <-c.ready:
-		return c, c.err
-	case <-ctx.Done():
-		return nil, &UnavailableError{Server: srv.ID, Err: ctx.Err()}
+	default:
+		done := notifyConnecting(ctx, srv.ID)
+		select {
+		case <-c.ready:
+			done()
+		case <-ctx.Done():
+			done()
+			return nil, &UnavailableError{Server: srv.ID, Err: ctx.Err()}
+		}
+	}
+	if c.err != nil {
+		return nil, c.err
+	}
+	c.touch()
+	return c, nil
+}
+
+func (e *Engine) dial(key, server string, ep manifests.Endpoint, found bool, c *link) {
+	defer close(c.ready)
+	if !found {
+		c.err = &NoEndpointError{Server: server}
+	} else if ep, err := ep.Expand(e.lookup); err != nil {
+		c.err = err
+	} else {
+		ep = directCommand(ep)
+		c.up, c.err = Connect(e.life, ep, e.opts)
+	}
+	if c.err != nil {
+		e.drop(key, c)
+		return
+	}
+	if n, ok := c.up.(interface{ OnToolsChanged(func()) }); ok {
+		n.OnToolsChanged(func() { e.refreshTools(server, c) })
 	}
 }
 
-func (e *Engine) dial(ctx context.Context, srv *catalog.ServerSurface) (Upstream, error) {
-	ep, ok := e.endpoints[manifests.CanonicalID(srv.ID)]
+func (c *link) dead() bool {
+	select {
+	case <-c.ready:
+	default:
+		return false
+	}
+	d, ok := c.up.(interface{ Done() <-chan struct{} })
 	if !ok {
-		return nil, &NoEndpointError{Server: srv.ID}
+		return false
 	}
-	ep, err := ep.Expand(e.lookup)
+	select {
+	case <-d.Done():
+		return true
+	default:
+		return false
+	}
+}
+
+// refreshTools re-lists a server's tools after it said they changed, so
+// that list, search and the cache see the new list.
+func (e *Engine) refreshTools(server string, c *link) {
+	ctx, cancel := context.WithTimeout(e.life, DefaultConnectTimeout)
+	defer cancel()
+	tools, err := c.up.ListTools(ctx)
 	if err != nil {
-		return nil, err
+		e.opts.withDefaults().Logger.Debug("re-listing tools failed", "server", server, "err", err)
+		return
 	}
-	return Connect(ctx, ep, e.opts)
+	c.toolsMu.Lock()
+	c.tools = tools
+	c.toolsMu.Unlock()
+	e.record(server, tools)
 }
 
 // drop forgets a connection so that the next use reconnects.
@@ -126,12 +262,13 @@ func (e *Engine) drop(key string, c *link) {
 	e.mu.Unlock()
 }
 
-func (e *Engine) server(id string) (*catalog.ServerSurface, error) {
-	srv, ok := e.surface.Server(id)
+func (e *Engine) server(id string) (*catalog.ServerSurface, *catalog.Surface, error) {
+	s := e.Surface()
+	srv, ok := s.Server(id)
 	if !ok {
-		return nil, &catalog.NotAvailableError{Server: id}
+		return nil, s, &catalog.NotAvailableError{Server: id}
 	}
-	return srv, nil
+	return srv, s, nil
 }
 
 // Bind connects to a server and lists its tools, as a required server must
@@ -143,41 +280,60 @@ func (e *Engine) Bind(ctx context.Context, server string) error {
 
 // Tools lists a server's authorized tools.
 func (e *Engine) Tools(ctx context.Context, server string) ([]catalog.Tool, error) {
-	srv, err := e.server(server)
+	srv, s, err := e.server(server)
 	if err != nil {
 		return nil, err
 	}
-	c, err := e.connect(ctx, srv)
+	tools, broke, err := e.listed(ctx, srv)
+	if broke && ctx.Err() == nil {
+		// Listing is safe to repeat: one more try on a fresh connection
+		// hides a server that went away between two uses.
+		tools, _, err = e.listed(ctx, srv)
+	}
 	if err != nil {
 		return nil, err
+	}
+	return s.Filter(srv.ID, tools), nil
+}
+
+// listed returns a server's tools as listed; broke says the connection
+// broke under the request, so that a new one might succeed.
+func (e *Engine) listed(ctx context.Context, srv *catalog.ServerSurface) (_ []catalog.Tool, broke bool, _ error) {
+	c, err := e.connect(ctx, srv)
+	if err != nil {
+		return nil, false, err
 	}
 	c.toolsMu.Lock()
 	defer c.toolsMu.Unlock()
 	if c.tools == nil {
+		c.busy.Add(1)
 		tools, err := c.up.ListTools(ctx)
+		c.busy.Add(-1)
+		c.touch()
 		if err != nil {
+			broke = c.dead()
 			e.forgetBroken(srv.ID, c, err)
-			return nil, err
+			return nil, broke, err
 		}
 		c.tools = tools
 		e.record(srv.ID, tools)
 	}
-	return e.surface.Filter(srv.ID, c.tools), nil
+	return c.tools, false, nil
 }
 
 func (e *Engine) record(server string, tools []catalog.Tool) {
-	ep, ok := e.Endpoint(server)
+	key, ok := e.EndpointKey(server)
 	if e.cache == nil || !ok {
 		return
 	}
 	// A cache that cannot be written only costs a later reconnect.
-	_ = e.cache.Store(catalog.EndpointKey(ep), &catalog.CacheEntry{Server: server, Fetched: time.Now().UTC(), Tools: tools})
+	_ = e.cache.Store(key, &catalog.CacheEntry{Server: server, Fetched: time.Now().UTC(), Tools: tools})
 }
 
 // Tool returns one authorized tool. A tool outside the surface and a tool
 // the server does not offer give the same NotAvailableError.
 func (e *Engine) Tool(ctx context.Context, server, tool string) (catalog.Tool, error) {
-	if err := e.surface.Check(server, tool); err != nil {
+	if err := e.Surface().Check(server, tool); err != nil {
 		return catalog.Tool{}, err
 	}
 	tools, err := e.Tools(ctx, server)
@@ -192,17 +348,23 @@ func (e *Engine) Tool(ctx context.Context, server, tool string) (catalog.Tool, e
 	return catalog.Tool{}, &catalog.NotAvailableError{Server: server, Tool: tool}
 }
 
-// Call calls an authorized tool.
+// Call calls an authorized tool. A call is never repeated: when the
+// connection breaks under it, the caller gets the error and the next call
+// reconnects.
 func (e *Engine) Call(ctx context.Context, server, tool string, args json.RawMessage) (*Result, error) {
-	if err := e.surface.Check(server, tool); err != nil {
+	s := e.Surface()
+	if err := s.Check(server, tool); err != nil {
 		return nil, err
 	}
-	srv, _ := e.surface.Server(server)
+	srv, _ := s.Server(server)
 	c, err := e.connect(ctx, srv)
 	if err != nil {
 		return nil, err
 	}
+	c.busy.Add(1)
 	res, err := c.up.CallTool(ctx, tool, args)
+	c.busy.Add(-1)
+	c.touch()
 	if err != nil {
 		e.forgetBroken(srv.ID, c, err)
 		return nil, err
@@ -218,18 +380,94 @@ func (e *Engine) forgetBroken(server string, c *link, err error) {
 	}
 }
 
-// Close closes every connection.
+// CloseIdle closes connections that have not been used for longer than
+// idle and have nothing in flight; the next use reconnects. It returns how
+// many it closed.
+func (e *Engine) CloseIdle(idle time.Duration) int {
+	cutoff := time.Now().Add(-idle).UnixNano()
+	e.mu.Lock()
+	var gone []*link
+	for key, c := range e.conns {
+		select {
+		case <-c.ready:
+		default:
+			continue // still dialling
+		}
+		if c.busy.Load() == 0 && c.lastUsed.Load() < cutoff {
+			delete(e.conns, key)
+			gone = append(gone, c)
+		}
+	}
+	e.mu.Unlock()
+	for _, c := range gone {
+		_ = closeLink(c)
+	}
+	return len(gone)
+}
+
+// ServerStatus is one connection as Status reports it.
+type ServerStatus struct {
+	ID        string    `json:"id"`
+	Connected bool      `json:"connected"`
+	Tools     int       `json:"tools"`
+	PID       int       `json:"pid,omitempty"` // a stdio server's process
+	LastUsed  time.Time `json:"lastUsed"`
+}
+
+// Status lists the engine's connections, sorted by server id.
+func (e *Engine) Status() []ServerStatus {
+	e.mu.Lock()
+	conns := make(map[string]*link, len(e.conns))
+	for k, c := range e.conns {
+		conns[k] = c
+	}
+	e.mu.Unlock()
+	out := []ServerStatus{}
+	for key, c := range conns {
+		st := ServerStatus{ID: key, LastUsed: time.Unix(0, c.lastUsed.Load()).UTC()}
+		select {
+		case <-c.ready:
+			st.Connected = c.err == nil && !c.dead()
+			if conn, ok := c.up.(*Conn); ok && conn.proc != nil {
+				st.PID = conn.proc.pid
+			}
+		default:
+		}
+		c.toolsMu.Lock()
+		st.Tools = len(c.tools)
+		c.toolsMu.Unlock()
+		out = append(out, st)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// Close closes every connection and stops dials in progress.
 func (e *Engine) Close() error {
+	e.stop()
 	e.mu.Lock()
 	conns := e.conns
 	e.conns = map[string]*link{}
 	e.mu.Unlock()
 	var errs []error
 	for _, c := range conns {
-		<-c.ready
-		if c.up != nil {
-			errs = append(errs, c.up.Close())
-		}
+		errs = append(errs, closeLink(c))
 	}
 	return errors.Join(errs...)
+}
+
+type connectingKey struct{}
+
+// WithConnecting returns a context whose requests call f with a server's id
+// when they have to wait for that server to be started or reached, and
+// the function f returns once the wait is over.
+func WithConnecting(ctx context.Context, f func(server string) (done func())) context.Context {
+	return context.WithValue(ctx, connectingKey{}, f)
+}
+
+func notifyConnecting(ctx context.Context, server string) func() {
+	if f, ok := ctx.Value(connectingKey{}).(func(string) func()); ok {
+		return f(server)
+	}
+	return func() {}
 }

@@ -39,6 +39,9 @@ func (a *app) warn(format string, args ...any) {
 // context is cancelled by Ctrl-C or SIGTERM and after --timeout.
 func (a *app) context() (context.Context, context.CancelFunc) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	if a.progress() {
+		ctx = mux.WithConnecting(ctx, a.connecting)
+	}
 	if a.globals.Timeout <= 0 {
 		return ctx, stop
 	}
@@ -120,6 +123,10 @@ func (a *app) engine() (*mux.Engine, error) {
 }
 
 func newEngine(r *manifests.Recipe, s *catalog.Surface) *mux.Engine {
+	return newEngineFor(s, r.Endpoints)
+}
+
+func newEngineFor(s *catalog.Surface, endpoints map[string]manifests.Endpoint) *mux.Engine {
 	opts := mux.Options{
 		ClientName:    "mcp",
 		ClientVersion: versionString(),
@@ -129,7 +136,7 @@ func newEngine(r *manifests.Recipe, s *catalog.Surface) *mux.Engine {
 	if mgr, err := newAuthManager(); err == nil {
 		opts.Auth = mgr.RoundTripper
 	}
-	eng := mux.NewEngine(s, r.Endpoints, os.LookupEnv, opts)
+	eng := mux.NewEngine(s, endpoints, os.LookupEnv, opts)
 	// The catalog cache is an optimisation: without one, search connects.
 	if dir, err := catalog.DefaultCacheDir(); err == nil {
 		if c, err := catalog.OpenCache(dir); err == nil {
@@ -139,15 +146,15 @@ func newEngine(r *manifests.Recipe, s *catalog.Surface) *mux.Engine {
 	return eng
 }
 
-// withEngine runs fn with an engine over this invocation's surface and a
-// context that --timeout and Ctrl-C cancel; the engine is closed after.
-func (a *app) withEngine(fn func(ctx context.Context, eng *mux.Engine) error) error {
-	eng, err := a.engine()
+// withBackend runs fn with the backend of this invocation and a context
+// that --timeout and Ctrl-C cancel; the backend is closed after.
+func (a *app) withBackend(fn func(ctx context.Context, b mux.Backend) error) error {
+	ctx, cancel := a.context()
+	defer cancel()
+	b, err := a.backend(ctx)
 	if err != nil {
 		return err
 	}
-	defer eng.Close()
-	ctx, cancel := a.context()
-	defer cancel()
-	return fn(ctx, eng)
+	defer b.Close()
+	return fn(ctx, b)
 }

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -86,6 +87,8 @@ func authServerCmd(ts *testscript.TestScript, neg bool, args []string) {
 func TestAuth_NothingLeaks(t *testing.T) {
 	srv := authtest.New(t, authtest.Options{ScopesSupported: []string{"notes:read"}, WriteScope: "notes:write"})
 	root := t.TempDir()
+	// The multiplexers this test starts end before its files are removed.
+	t.Cleanup(func() { stopDaemons(t, filepath.Join(root, "tmp", "mcp-"+strconv.Itoa(os.Getuid()))) })
 	home := filepath.Join(root, "home")
 	for k, v := range map[string]string{
 		"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, ".config"), "XDG_CACHE_HOME": filepath.Join(home, ".cache"),

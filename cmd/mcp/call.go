@@ -32,13 +32,13 @@ func (c *callCmd) Run(a *app) error {
 	if err != nil {
 		return err
 	}
-	eng, err := a.engine()
+	ctx, cancel := a.context()
+	defer cancel()
+	eng, err := a.backend(ctx)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
-	ctx, cancel := a.context()
-	defer cancel()
 	t, err := eng.Tool(ctx, server, tool)
 	if err != nil {
 		return err

@@ -24,13 +24,13 @@ func splitTarget(target string) (server, tool string) {
 }
 
 func (c *listCmd) Run(a *app) error {
-	eng, err := a.engine()
+	ctx, cancel := a.context()
+	defer cancel()
+	eng, err := a.backend(ctx)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
-	ctx, cancel := a.context()
-	defer cancel()
 	server, tool := splitTarget(c.Target)
 	switch {
 	case c.Target == "":
@@ -59,7 +59,7 @@ type serverLine struct {
 // servers prints one line per server of the surface, connecting to them in
 // parallel. A server that cannot be reached is shown with its reason and
 // makes the exit code 4.
-func (c *listCmd) servers(ctx context.Context, a *app, eng *mux.Engine) error {
+func (c *listCmd) servers(ctx context.Context, a *app, eng mux.Backend) error {
 	srvs := eng.Surface().Servers
 	lines := make([]serverLine, len(srvs))
 	var g errgroup.Group

@@ -22,6 +22,9 @@ func main() {
 
 // Main runs mcp with args and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 1 && args[0] == daemonArg {
+		return runDaemon(stderr)
+	}
 	a := newApp(stdin, stdout, stderr)
 	if a.inSession() {
 		if err := refuse(args); err != nil {

@@ -5,7 +5,9 @@ import (
 	"encoding/base64"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/mcpsh/mcp/examples/contacts"
 	"github.com/mcpsh/mcp/internal/testenv"
+	"github.com/mcpsh/mcp/mux"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -62,6 +65,8 @@ func TestScripts(t *testing.T) {
 			if err := os.MkdirAll(filepath.Join(env.WorkDir, ".tmp"), 0o700); err != nil {
 				return err
 			}
+			// Every multiplexer a script started ends with the script.
+			env.Defer(func() { stopDaemons(t, filepath.Join(env.WorkDir, ".tmp", "mcp-"+strconv.Itoa(os.Getuid()))) })
 			return os.MkdirAll(home, 0o700)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -72,6 +77,19 @@ func TestScripts(t *testing.T) {
 }
 
 const unsetSession = "(unset)"
+
+// stopDaemons ends the multiplexers whose sockets are in dir, and fails
+// the test if one does not stop.
+func stopDaemons(t *testing.T, dir string) {
+	locks, _ := filepath.Glob(filepath.Join(dir, "*.sock.lock"))
+	for _, lock := range locks {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		if err := mux.Shutdown(ctx, strings.TrimSuffix(lock, ".lock"), 10*time.Second); err != nil {
+			t.Error(err)
+		}
+		cancel()
+	}
+}
 
 // sessionEnvCmd reads `export MCP_SESSION=ID` from a file (the stdout of
 // `mcp session start`) and sets it for the rest of the script, or with
@@ -92,6 +110,20 @@ func sessionEnvCmd(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	ts.Setenv("MCP_SESSION", id)
 	ts.Setenv("MCP_SESSION_ID", id)
+}
+
+// fakeEvent appends a line to the file FAKE_EVENTS names, if any.
+func fakeEvent(line string) {
+	name := os.Getenv("FAKE_EVENTS")
+	if name == "" {
+		return
+	}
+	f, err := os.OpenFile(name, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	fmt.Fprintln(f, line)
 }
 
 // tinyPNG is a 1×1 PNG.
@@ -131,8 +163,27 @@ func fakeServer() {
 			case <-time.After(time.Duration(req.GetInt("ms", 0)) * time.Millisecond):
 				return mcp.NewToolResultText("slept"), nil
 			case <-ctx.Done():
+				fakeEvent("cancelled")
 				return nil, ctx.Err()
 			}
+		})
+	s.AddTool(mcp.NewTool("crash"),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			fmt.Fprintln(os.Stderr, "fake: crashing on purpose")
+			os.Exit(7)
+			return nil, nil
+		})
+	s.AddTool(mcp.NewTool("getenv", mcp.WithString("name", mcp.Required())),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText(os.Getenv(req.GetString("name", ""))), nil
+		})
+	s.AddTool(mcp.NewTool("add_tool"),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			s.AddTool(mcp.NewTool("added_at_runtime"),
+				func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+					return mcp.NewToolResultText("added at runtime"), nil
+				})
+			return mcp.NewToolResultText("added"), nil
 		})
 	s.AddTool(mcp.NewTool("drop_table"),
 		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -143,6 +194,16 @@ func fakeServer() {
 			func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 				return mcp.NewToolResultText("new tool"), nil
 			})
+	}
+	fakeEvent(fmt.Sprintf("pid %d", os.Getpid()))
+	if os.Getenv("FAKE_GRANDCHILD") == "1" {
+		child := exec.Command("sleep", "300")
+		if err := child.Start(); err == nil {
+			fakeEvent(fmt.Sprintf("grandchild %d", child.Process.Pid))
+		}
+	}
+	if os.Getenv("FAKE_STDOUT_LOGS") == "1" {
+		fmt.Println("fake server starting (a log line on stdout)")
 	}
 	if os.Getenv("FAKE_EXIT_AT_START") == "1" {
 		fmt.Fprintln(os.Stderr, "fake: cannot open database: permission denied")

@@ -24,7 +24,7 @@ func (c *runCmd) Run(a *app) error {
 	if err != nil {
 		return err
 	}
-	return a.withEngine(func(ctx context.Context, eng *mux.Engine) error {
+	return a.withBackend(func(ctx context.Context, eng mux.Backend) error {
 		host, err := newRunHost(ctx, a, eng)
 		if err != nil {
 			return err
@@ -79,7 +79,7 @@ const maxProgram = 1 << 20
 // engine, and so through the catalog gate.
 type runHost struct {
 	a     *app
-	eng   *mux.Engine
+	eng   mux.Backend
 	tools map[string][]catalog.Tool // authorized, by declared server id
 }
 
@@ -88,7 +88,7 @@ var _ script.Host = (*runHost)(nil)
 // newRunHost learns each server's authorized tools: from the catalog cache
 // when the server has been seen, else by connecting. A server that cannot
 // be reached contributes no tools; calls to it fail as unavailable.
-func newRunHost(ctx context.Context, a *app, eng *mux.Engine) (*runHost, error) {
+func newRunHost(ctx context.Context, a *app, eng mux.Backend) (*runHost, error) {
 	h := &runHost{a: a, eng: eng, tools: map[string][]catalog.Tool{}}
 	for _, srv := range eng.Surface().Servers {
 		tools, ok := eng.Cached(srv.ID)

@@ -26,7 +26,7 @@ func (c *searchCmd) Run(a *app) error {
 	if c.Limit <= 0 {
 		return &usageError{msg: "--limit must be at least 1"}
 	}
-	return a.withEngine(func(ctx context.Context, eng *mux.Engine) error {
+	return a.withBackend(func(ctx context.Context, eng mux.Backend) error {
 		if c.Server != "" {
 			if _, ok := eng.Surface().Server(c.Server); !ok {
 				return &catalog.NotAvailableError{Server: c.Server}
@@ -63,7 +63,7 @@ type searchOptions struct {
 // the catalog cache, so a server seen before is not contacted; one never
 // seen is listed once. The index is persisted per surface and only servers
 // whose tool lists changed are re-indexed.
-func searchTools(ctx context.Context, a *app, eng *mux.Engine, query string, opt searchOptions) ([]catalog.Tool, error) {
+func searchTools(ctx context.Context, a *app, eng mux.Backend, query string, opt searchOptions) ([]catalog.Tool, error) {
 	s := eng.Surface()
 	byID := map[string]catalog.Tool{}
 	lists := map[string][]catalog.Tool{}
@@ -119,7 +119,7 @@ func searchTools(ctx context.Context, a *app, eng *mux.Engine, query string, opt
 
 // openIndex opens the persisted index of this surface, or an index in
 // memory when it cannot be had (another process holds it, no cache dir).
-func openIndex(s *catalog.Surface, eng *mux.Engine) (*search.Index, error) {
+func openIndex(s *catalog.Surface, eng mux.Backend) (*search.Index, error) {
 	base, err := catalog.DefaultCacheDir()
 	if err != nil {
 		return search.OpenMem()
@@ -137,13 +137,13 @@ func openIndex(s *catalog.Surface, eng *mux.Engine) (*search.Index, error) {
 
 // surfaceKey names an index: one per surface and set of endpoints, so an
 // index never holds a tool another surface authorized.
-func surfaceKey(s *catalog.Surface, eng *mux.Engine) string {
+func surfaceKey(s *catalog.Surface, eng mux.Backend) string {
 	h := sha256.New()
 	b, _ := json.Marshal(s)
 	h.Write(b)
 	for _, srv := range s.Servers {
-		if ep, ok := eng.Endpoint(srv.ID); ok {
-			h.Write([]byte(catalog.EndpointKey(ep)))
+		if key, ok := eng.EndpointKey(srv.ID); ok {
+			h.Write([]byte(key))
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil))[:24]

@@ -4,10 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/session"
+	"github.com/mcpsh/mcp/manifests"
+	"github.com/mcpsh/mcp/mux"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -35,26 +39,26 @@ func (c *sessionStartCmd) Run(a *app) error {
 	if err != nil {
 		return err
 	}
+	if root, err = filepath.Abs(root); err != nil {
+		return err
+	}
 	r, s, err := a.surface()
 	if err != nil {
 		return err
 	}
-	// Bind every required server before anything is written; on failure
-	// every connection made so far is closed and nothing is left running.
-	eng := newEngine(r, s)
-	defer eng.Close()
 	ctx, cancel := a.context()
 	defer cancel()
-	tools := 0
-	if err := bindRequired(ctx, s, func(ctx context.Context, id string) (int, error) {
-		ts, err := eng.Tools(ctx, id)
-		return len(ts), err
-	}, &tools); err != nil {
-		return err
-	}
 	st := &session.State{ID: session.NewID(), Root: root, User: user, Agent: a.agent, Surface: s, Started: time.Now().UTC()}
 	if err := session.Save(st); err != nil {
 		return fmt.Errorf("saving session state: %w", err)
+	}
+	// The session's multiplexer binds every required server; on failure
+	// it is stopped, the state removed, and nothing is left running.
+	tools, err := a.bindSession(ctx, st, r)
+	if err != nil {
+		stopSession(ctx, st.ID)
+		_ = session.Remove(st.ID)
+		return err
 	}
 	if a.globals.JSON {
 		return writeJSON(a.stdout, map[string]any{"id": st.ID, "agent": st.Agent, "mode": s.Mode, "env": map[string]string{sessionEnv: st.ID}})
@@ -67,6 +71,49 @@ func (c *sessionStartCmd) Run(a *app) error {
 	fmt.Fprintf(a.stderr, "mcp: session %s started for %s (mode %s, %d %s, %d required %s bound)\n",
 		st.ID, who, s.Mode, len(s.Servers), plural(len(s.Servers), "server", "servers"), tools, plural(tools, "tool", "tools"))
 	return nil
+}
+
+// bindSession starts the session's multiplexer and binds the required
+// servers through it. Where no multiplexer can run, it binds them
+// directly, which checks them but keeps nothing warm.
+func (a *app) bindSession(ctx context.Context, st *session.State, r *manifests.Recipe) (int, error) {
+	var tools func(context.Context, string) ([]catalog.Tool, error)
+	if mux.DaemonSupported && os.Getenv(noMuxEnv) == "" {
+		c, err := a.ensureDaemon(ctx, st.ID, true, daemonSpec{})
+		if err == nil {
+			tools = c.Tools
+		} else {
+			var se *mux.StartError
+			if errors.As(err, &se) && se.Config {
+				return 0, err
+			}
+			a.warn("the multiplexer is unavailable (%s); the session will connect directly", oneLine(err))
+		}
+	}
+	if tools == nil {
+		eng := newEngine(r, st.Surface)
+		defer eng.Close()
+		tools = eng.Tools
+	}
+	n := 0
+	err := bindRequired(ctx, st.Surface, func(ctx context.Context, id string) (int, error) {
+		ts, err := tools(ctx, id)
+		return len(ts), err
+	}, &n)
+	return n, err
+}
+
+// stopSession stops a session's multiplexer, if one runs, and waits until
+// it has closed every upstream connection and exited.
+func stopSession(ctx context.Context, id string) error {
+	if !mux.DaemonSupported {
+		return nil
+	}
+	socket, err := socketFor(id, true, daemonSpec{})
+	if err != nil {
+		return nil
+	}
+	return mux.Shutdown(ctx, socket, 10*time.Second)
 }
 
 // bindRequired binds the surface's required servers in parallel and
@@ -103,6 +150,14 @@ type sessionStopCmd struct {
 }
 
 func (c *sessionStopCmd) Run(a *app) error {
+	if _, err := session.Load(c.ID); err != nil {
+		return err
+	}
+	ctx, cancel := a.context()
+	defer cancel()
+	if err := stopSession(ctx, c.ID); err != nil {
+		return err
+	}
 	if err := session.Remove(c.ID); err != nil {
 		return err
 	}

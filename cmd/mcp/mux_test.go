@@ -1,0 +1,204 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcpsh/mcp/mux"
+)
+
+// muxEnv runs the mcp binary (this test binary, as testscript runs it) on
+// a recipe whose server is fake-server, with a home and TMPDIR of its own,
+// and can reach the multiplexers it starts.
+type muxEnv struct {
+	t      *testing.T
+	root   string // the recipe
+	env    []string
+	events string // FAKE_EVENTS of the fake server
+}
+
+const muxPackage = `{"name": "muxtest", "pi": {"mcp": {"manifests": ["mcp.json"], "servers": [
+  {"id": "fake", "tools": {"include": ["*"]}},
+  {"id": "other", "tools": {"include": ["echo"]}}]}}}`
+
+const muxManifest = `{"mcpServers": {
+  "fake": {"command": "fake-server", "env": {"FAKE_EVENTS": "${FAKE_EVENTS}", "FAKE_GRANDCHILD": "${FAKE_GRANDCHILD:-0}", "FAKE_STDOUT_LOGS": "${FAKE_STDOUT_LOGS:-0}"}},
+  "other": {"command": "fake-server"}}}`
+
+func newMuxEnv(t *testing.T) *muxEnv {
+	t.Helper()
+	work := t.TempDir()
+	bin := filepath.Join(work, "bin")
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"mcp", "fake-server"} {
+		mkdir(t, bin)
+		if err := os.Symlink(exe, filepath.Join(bin, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := &muxEnv{t: t, root: filepath.Join(work, "recipe"), events: filepath.Join(work, "events")}
+	home, tmp := filepath.Join(work, "home"), filepath.Join(work, "tmp")
+	mkdir(t, home)
+	mkdir(t, tmp)
+	writeFile(t, filepath.Join(m.root, "package.json"), muxPackage)
+	writeFile(t, filepath.Join(m.root, "mcp.json"), muxManifest)
+	writeFile(t, filepath.Join(m.root, "agents", "narrow.yaml"), "mcp:\n  servers:\n    fake:\n      include: [echo]\n")
+	writeFile(t, filepath.Join(m.root, "agents", "sleeper.yaml"), "mcp:\n  servers:\n    fake:\n      include: [sleep, getenv]\n")
+	m.env = []string{
+		"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"),
+		"HOME=" + home, "TMPDIR=" + tmp,
+		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"), "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
+		"FAKE_EVENTS=" + m.events,
+	}
+	// This process computes the same socket paths as the binary.
+	t.Setenv("TMPDIR", tmp)
+	t.Setenv("XDG_RUNTIME_DIR", "")
+	t.Cleanup(func() { stopDaemons(t, filepath.Join(tmp, "mcp-"+strconv.Itoa(os.Getuid()))) })
+	return m
+}
+
+func mkdir(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func writeFile(t *testing.T, name, data string) {
+	t.Helper()
+	mkdir(t, filepath.Dir(name))
+	if err := os.WriteFile(name, []byte(data), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+func (m *muxEnv) command(extraEnv []string, args ...string) *exec.Cmd {
+	exe, _ := os.Executable()
+	cmd := exec.Command(exe, args...)
+	cmd.Args[0] = "mcp"
+	cmd.Dir = m.root
+	cmd.Env = append(append([]string{}, m.env...), extraEnv...)
+	return cmd
+}
+
+// run runs mcp with args in the recipe and returns what it printed and its
+// exit code.
+func (m *muxEnv) run(extraEnv []string, args ...string) result {
+	m.t.Helper()
+	cmd := m.command(extraEnv, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		m.t.Fatalf("mcp %v: %v", args, err)
+	}
+	return result{out.String(), errb.String(), code}
+}
+
+// must runs mcp and fails the test unless it exits 0 without a warning.
+func (m *muxEnv) must(args ...string) string {
+	m.t.Helper()
+	r := m.run(nil, args...)
+	if r.code != 0 || r.stderr != "" {
+		m.t.Fatalf("mcp %v: exit %d\nstdout: %s\nstderr: %s", args, r.code, r.stdout, r.stderr)
+	}
+	return r.stdout
+}
+
+// expect runs mcp and checks its exit code and that stderr holds want.
+func (m *muxEnv) expect(code int, want string, args ...string) result {
+	m.t.Helper()
+	r := m.run(nil, args...)
+	if r.code != code || !strings.Contains(r.stderr, want) {
+		m.t.Fatalf("mcp %v: exit %d, want %d; stderr should hold %q\nstdout: %s\nstderr: %s", args, r.code, code, want, r.stdout, r.stderr)
+	}
+	return r
+}
+
+// socket is where the multiplexer outside a session for agent listens.
+func (m *muxEnv) socket(agent string) string {
+	m.t.Helper()
+	s, err := socketFor("", false, daemonSpec{Root: m.root, Agent: agent})
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	return s
+}
+
+func (m *muxEnv) status(socket string) *mux.DaemonStatus {
+	m.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := mux.Dial(ctx, socket)
+	if err != nil {
+		m.t.Fatalf("dialing the multiplexer: %v", err)
+	}
+	st, err := c.Status(ctx)
+	if err != nil {
+		m.t.Fatalf("multiplexer status: %v", err)
+	}
+	return st
+}
+
+// serverPID is the pid of the multiplexer's stdio server id.
+func (m *muxEnv) serverPID(socket, id string) int {
+	m.t.Helper()
+	for _, s := range m.status(socket).Servers {
+		if s.ID == id && s.Connected {
+			return s.PID
+		}
+	}
+	m.t.Fatalf("server %s is not connected in the multiplexer", id)
+	return 0
+}
+
+// eventually polls cond for up to d.
+func eventually(d time.Duration, cond func() bool) bool {
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return true
+}
+
+// gone says whether no process pid exists, not even a zombie.
+func gone(pid int) bool {
+	return syscall.Kill(pid, 0) != nil
+}
+
+func (m *muxEnv) eventLines(prefix string) []string {
+	data, _ := os.ReadFile(m.events)
+	var out []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if l == prefix {
+			out = append(out, "")
+		} else if v, ok := strings.CutPrefix(l, prefix+" "); ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}

@@ -1,0 +1,230 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcpsh/mcp/mux"
+)
+
+// The multiplexer keeps one upstream connection warm across invocations.
+func TestMuxKeepsServersWarm(t *testing.T) {
+	m := newMuxEnv(t)
+	if out := m.must("call", "fake.echo", "message=one"); out != "one\n" {
+		t.Fatalf("first call printed %q", out)
+	}
+	sock := m.socket("")
+	pid := m.serverPID(sock, "fake")
+	daemon := m.status(sock).PID
+	m.must("call", "fake.echo", "message=two")
+	if got := m.serverPID(sock, "fake"); got != pid {
+		t.Errorf("the second call reached server process %d, the first %d: not kept warm", got, pid)
+	}
+	if got := m.status(sock).PID; got != daemon {
+		t.Errorf("the second call started multiplexer %d, the first %d", got, daemon)
+	}
+	if st, err := os.Stat(sock); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("socket mode: %v, %v; want 0600", st.Mode().Perm(), err)
+	}
+	if st, err := os.Stat(filepath.Dir(sock)); err != nil || st.Mode().Perm() != 0o700 {
+		t.Errorf("socket directory mode: %v, %v; want 0700", st.Mode().Perm(), err)
+	}
+}
+
+// Each upstream fault gives one clear error and the exit code DESIGN
+// gives, and the next call through the same multiplexer works.
+func TestMuxUpstreamFaults(t *testing.T) {
+	m := newMuxEnv(t)
+	m.must("call", "fake.echo", "message=warm")
+	sock := m.socket("")
+	daemon := m.status(sock).PID
+	next := func(step string) {
+		t.Helper()
+		if out := m.must("call", "fake.echo", "message=after"); out != "after\n" {
+			t.Fatalf("after %s the next call printed %q", step, out)
+		}
+		if got := m.status(sock).PID; got != daemon {
+			t.Fatalf("after %s the multiplexer was replaced (%d, was %d)", step, got, daemon)
+		}
+	}
+
+	// The server crashes in the middle of a call: its stderr is shown.
+	r := m.expect(exitUpstream, "mcp: error: server fake is unavailable", "call", "fake.crash")
+	if !strings.Contains(r.stderr, "fake: crashing on purpose") {
+		t.Errorf("the crashed server's stderr is not shown:\n%s", r.stderr)
+	}
+	next("a crash mid-call")
+
+	// A hung tool hits --timeout; the request is cancelled upstream.
+	start := time.Now()
+	m.expect(exitUpstream, "raise --timeout", "call", "fake.sleep", "ms=30000", "--timeout", "500ms")
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("a 500ms timeout took %v", d)
+	}
+	if !eventually(5*time.Second, func() bool { return len(m.eventLines("cancelled")) > 0 }) {
+		log, _ := os.ReadFile(sock + ".log")
+		ev, _ := os.ReadFile(m.events)
+		t.Errorf("the server never saw the request cancelled\nlog:\n%s\nevents:\n%s", log, ev)
+	}
+	next("a timeout")
+
+	// A 10 MB result arrives whole (--json is never cut).
+	out := m.must("call", "fake.big", "bytes=10000000", "--json")
+	if len(out) < 10_000_000 {
+		t.Errorf("a 10 MB result printed %d bytes", len(out))
+	}
+	next("a 10 MB result")
+}
+
+// A server that writes logs to stdout before it speaks, and one that exits
+// at start (its stderr is shown).
+func TestMuxServerStartFaults(t *testing.T) {
+	m := newMuxEnv(t)
+	r := m.run([]string{"FAKE_STDOUT_LOGS=1"}, "call", "fake.echo", "message=hi")
+	if r.code != 0 || r.stdout != "hi\n" {
+		t.Errorf("a server with logs on stdout: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	r = m.run([]string{"FAKE_EXIT_AT_START=1"}, "call", "other.echo", "message=hi")
+	if r.code != exitUpstream || !strings.Contains(r.stderr, "fake: cannot open database: permission denied") {
+		t.Errorf("a server that exits at start: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if r := m.run(nil, "call", "other.echo", "message=again"); r.code != 0 || r.stdout != "again\n" {
+		t.Errorf("after a failed start: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+// A multiplexer killed with SIGKILL between calls is replaced by the next
+// call, and its server does not outlive it.
+func TestMuxKilled(t *testing.T) {
+	m := newMuxEnv(t)
+	m.must("call", "fake.echo", "message=one")
+	sock := m.socket("")
+	old := m.status(sock)
+	server := m.serverPID(sock, "fake")
+	if err := syscall.Kill(old.PID, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	if !mux.WaitGone(sock, 5*time.Second) {
+		t.Fatal("the killed multiplexer still holds its lock")
+	}
+	if out := m.must("call", "fake.echo", "message=two"); out != "two\n" {
+		t.Fatalf("after the kill the call printed %q", out)
+	}
+	if now := m.status(sock).PID; now == old.PID {
+		t.Errorf("the same multiplexer %d answered after SIGKILL", now)
+	}
+	if !eventually(10*time.Second, func() bool { return gone(server) }) {
+		t.Errorf("server %d outlived its killed multiplexer", server)
+	}
+}
+
+// 100 concurrent mcp processes share one multiplexer and one upstream
+// connection, and every one gets its own answer.
+func TestMuxConcurrentCalls(t *testing.T) {
+	m := newMuxEnv(t)
+	m.must("call", "fake.echo", "message=warm")
+	sock := m.socket("")
+	const n = 100
+	var wg sync.WaitGroup
+	errs := make(chan string, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			want := fmt.Sprintf("call-%d", i)
+			r := m.run(nil, "call", "fake.echo", "message="+want)
+			if r.code != 0 || r.stdout != want+"\n" || r.stderr != "" {
+				errs <- fmt.Sprintf("call %d: exit %d, stdout %q, stderr %q", i, r.code, r.stdout, r.stderr)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	st := m.status(sock)
+	if len(st.Servers) != 1 {
+		t.Errorf("%d upstream connections after 100 calls to one server, want 1: %+v", len(st.Servers), st.Servers)
+	}
+	if pids := m.eventLines("pid"); len(pids) != 1 {
+		t.Errorf("the server was started %d times, want once", len(pids))
+	}
+}
+
+// Two sessions with different surfaces have a multiplexer each, and
+// neither sees the other's tools; after session stop nothing is left:
+// not the multiplexer, not its server, not the server's own child.
+func TestMuxSessions(t *testing.T) {
+	m := newMuxEnv(t)
+	startSession := func(agent string, env ...string) string {
+		t.Helper()
+		r := m.run(env, "session", "start", "--agent", agent)
+		id, ok := strings.CutPrefix(strings.TrimSpace(r.stdout), "export MCP_SESSION=")
+		if r.code != 0 || !ok {
+			t.Fatalf("session start --agent %s: exit %d, stdout %q, stderr %q", agent, r.code, r.stdout, r.stderr)
+		}
+		return id
+	}
+	narrow := startSession("narrow", "FAKE_GRANDCHILD=1")
+	sleeper := startSession("sleeper")
+	in := func(id string) []string { return []string{"MCP_SESSION=" + id} }
+
+	if r := m.run(in(narrow), "call", "fake.echo", "message=hi"); r.code != 0 || r.stdout != "hi\n" {
+		t.Fatalf("narrow: echo: exit %d, %q %q", r.code, r.stdout, r.stderr)
+	}
+	if r := m.run(in(narrow), "call", "fake.getenv", "name=HOME"); r.code != exitUnavailable {
+		t.Errorf("narrow reached sleeper's fake.getenv: exit %d, %q", r.code, r.stderr)
+	}
+	if r := m.run(in(sleeper), "call", "fake.echo", "message=hi"); r.code != exitUnavailable {
+		t.Errorf("sleeper reached narrow's fake.echo: exit %d, %q", r.code, r.stderr)
+	}
+	if r := m.run(in(sleeper), "list", "fake"); r.code != 0 || strings.Contains(r.stdout, "echo") || !strings.Contains(r.stdout, "getenv") {
+		t.Errorf("sleeper's list: exit %d, %q, %q", r.code, r.stdout, r.stderr)
+	}
+
+	sock, _ := socketFor(narrow, true, daemonSpec{})
+	other, _ := socketFor(sleeper, true, daemonSpec{})
+	st := m.status(sock)
+	if st.PID == m.status(other).PID {
+		t.Fatal("two sessions share one multiplexer")
+	}
+	server := m.serverPID(sock, "fake")
+	grandchildren := m.eventLines("grandchild")
+	if len(grandchildren) == 0 {
+		t.Fatal("the server did not start its child")
+	}
+	if r := m.run(nil, "session", "stop", narrow); r.code != 0 {
+		t.Fatalf("session stop: exit %d, %q", r.code, r.stderr)
+	}
+	if mux.Running(sock) {
+		t.Error("the multiplexer still runs after session stop returned")
+	}
+	pids := []int{st.PID, server}
+	for _, g := range grandchildren {
+		pid, _ := strconv.Atoi(g)
+		pids = append(pids, pid)
+	}
+	for _, pid := range pids {
+		if !eventually(5*time.Second, func() bool { return gone(pid) }) {
+			t.Errorf("process %d is left after session stop", pid)
+		}
+	}
+	// The other session is untouched.
+	if r := m.run(in(sleeper), "call", "fake.getenv", "name=FAKE_EVENTS"); r.code != 0 {
+		t.Errorf("the other session after a stop: exit %d, %q", r.code, r.stderr)
+	}
+	if r := m.run(in(narrow), "list"); r.code != exitUsage {
+		t.Errorf("a stopped session: exit %d, want %d (%q)", r.code, exitUsage, r.stderr)
+	}
+	if r := m.run(nil, "session", "stop", sleeper); r.code != 0 {
+		t.Errorf("session stop: exit %d, %q", r.code, r.stderr)
+	}
+}

@@ -1,0 +1,202 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpsh/mcp/mux"
+)
+
+// Outside a session, an edited agent file reloads the running
+// multiplexer: the new surface applies at once, with no restart.
+func TestMuxReloadsOnHost(t *testing.T) {
+	m := newMuxEnv(t)
+	m.must("--agent", "narrow", "call", "fake.echo", "message=hi")
+	m.expect(exitUnavailable, "fake.getenv is not available", "--agent", "narrow", "call", "fake.getenv", "name=HOME")
+	sock := m.socket("narrow")
+	before := m.status(sock)
+	server := m.serverPID(sock, "fake")
+
+	writeFile(t, filepath.Join(m.root, "agents", "narrow.yaml"), "mcp:\n  servers:\n    fake:\n      include: [echo, getenv]\n")
+	if !eventually(10*time.Second, func() bool { return m.status(sock).Reloads > before.Reloads }) {
+		t.Fatal("the multiplexer did not reload after the agent file changed")
+	}
+	r := m.run(nil, "--agent", "narrow", "call", "fake.getenv", "name=FAKE_EVENTS")
+	if r.code != 0 || strings.TrimSpace(r.stdout) != m.events {
+		t.Fatalf("after the reload: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	if after := m.status(sock); after.PID != before.PID {
+		t.Errorf("the multiplexer was restarted (%d, was %d) instead of reloaded", after.PID, before.PID)
+	}
+	if got := m.serverPID(sock, "fake"); got != server {
+		t.Errorf("a surface change restarted the server (%d, was %d); its endpoint did not change", got, server)
+	}
+
+	// A configuration broken by an edit answers with the error, and the
+	// fix is picked up.
+	good, _ := os.ReadFile(filepath.Join(m.root, "mcp.json"))
+	writeFile(t, filepath.Join(m.root, "mcp.json"), "{ not json")
+	if !eventually(10*time.Second, func() bool {
+		return m.run(nil, "--agent", "narrow", "call", "fake.echo", "message=x").code == exitConfig
+	}) {
+		t.Fatal("a broken manifest was not reported")
+	}
+	writeFile(t, filepath.Join(m.root, "mcp.json"), string(good))
+	if !eventually(10*time.Second, func() bool {
+		return m.run(nil, "--agent", "narrow", "call", "fake.echo", "message=x").code == 0
+	}) {
+		t.Fatal("the fixed manifest was not picked up")
+	}
+}
+
+// Inside a session the surface stays as it was at start, but a rotated
+// credential in the local binding reaches the server.
+func TestMuxReloadsInSession(t *testing.T) {
+	m := newMuxEnv(t)
+	binding := func(token string) {
+		writeFile(t, filepath.Join(m.root, ".pi", "mcp.local.json"),
+			`{"mcpServers": {"fake": {"command": "fake-server", "env": {"FAKE_TOKEN": "`+token+`"}}}}`)
+	}
+	binding("first")
+	r := m.run(nil, "session", "start", "--agent", "sleeper")
+	id, ok := strings.CutPrefix(strings.TrimSpace(r.stdout), "export MCP_SESSION=")
+	if r.code != 0 || !ok {
+		t.Fatalf("session start: exit %d, %q, %q", r.code, r.stdout, r.stderr)
+	}
+	in := []string{"MCP_SESSION=" + id}
+	sock, _ := socketFor(id, true, daemonSpec{})
+	token := func() string {
+		r := m.run(in, "call", "fake.getenv", "name=FAKE_TOKEN")
+		if r.code != 0 {
+			t.Fatalf("getenv in the session: exit %d, %q", r.code, r.stderr)
+		}
+		return strings.TrimSpace(r.stdout)
+	}
+	if got := token(); got != "first" {
+		t.Fatalf("token %q, want first", got)
+	}
+	before := m.status(sock).Reloads
+	binding("second")
+	writeFile(t, filepath.Join(m.root, "agents", "sleeper.yaml"), "mcp:\n  servers:\n    fake:\n      include: [\"*\"]\n")
+	if !eventually(10*time.Second, func() bool { return m.status(sock).Reloads > before }) {
+		t.Fatal("the session's multiplexer did not reload")
+	}
+	if got := token(); got != "second" {
+		t.Errorf("after rotating the credential the server sees %q, want second", got)
+	}
+	if r := m.run(in, "call", "fake.echo", "message=hi"); r.code != exitUnavailable {
+		t.Errorf("an agent file edited during the session widened it: exit %d, %q", r.code, r.stdout)
+	}
+	m.run(nil, "session", "stop", id)
+}
+
+// A multiplexer outside a session exits after its idle time; an upstream
+// connection unused for its idle time is closed and comes back on use.
+func TestMuxIdle(t *testing.T) {
+	m := newMuxEnv(t)
+	m.env = append(m.env, "MCP_UPSTREAM_IDLE=300ms", "MCP_MUX_IDLE=1h")
+	m.must("call", "fake.echo", "message=hi")
+	sock := m.socket("")
+	if !eventually(10*time.Second, func() bool { return len(m.status(sock).Servers) == 0 }) {
+		t.Fatalf("the idle upstream connection was not closed: %+v", m.status(sock).Servers)
+	}
+	m.must("call", "fake.echo", "message=again")
+
+	m.env = append(m.env, "MCP_MUX_IDLE=500ms")
+	m.must("call", "fake.echo", "message=hi") // a new environment: a new multiplexer
+	if !mux.WaitGone(sock, 10*time.Second) {
+		t.Fatal("the idle multiplexer did not exit")
+	}
+	if _, err := os.Stat(sock); !os.IsNotExist(err) {
+		t.Errorf("the idle multiplexer left its socket: %v", err)
+	}
+}
+
+// A server that changes its tools says so; the multiplexer lists them
+// again, so list and the catalog cache see the new tool at once.
+func TestMuxToolsListChanged(t *testing.T) {
+	m := newMuxEnv(t)
+	if out := m.must("list", "fake"); strings.Contains(out, "added_at_runtime") {
+		t.Fatalf("the tool exists before it was added:\n%s", out)
+	}
+	m.must("call", "fake.add_tool")
+	if !eventually(10*time.Second, func() bool { return strings.Contains(m.must("list", "fake"), "added_at_runtime") }) {
+		t.Fatal("the new tool never appeared in list")
+	}
+	if out := m.must("call", "fake.added_at_runtime"); out != "added at runtime\n" {
+		t.Errorf("calling the new tool printed %q", out)
+	}
+	cache, _ := filepath.Glob(filepath.Join(m.envValue("XDG_CACHE_HOME"), "mcp", "catalog", "*"))
+	found := false
+	for _, f := range cache {
+		if data, _ := os.ReadFile(f); bytes.Contains(data, []byte("added_at_runtime")) {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("the catalog cache (%d files) does not hold the new tool", len(cache))
+	}
+}
+
+func (m *muxEnv) envValue(name string) string {
+	for i := len(m.env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(m.env[i], name+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// Where no multiplexer can start, mcp says so in one line and connects
+// directly.
+func TestMuxFallsBackToDirect(t *testing.T) {
+	m := newMuxEnv(t)
+	dir := filepath.Join(m.envValue("TMPDIR"), "mcp-"+itoa(os.Getuid()))
+	mkdir(t, dir)
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	r := m.run(nil, "call", "fake.echo", "message=direct")
+	if r.code != 0 || r.stdout != "direct\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+	if len(lines) != 1 || !strings.HasPrefix(lines[0], "mcp: warning: the multiplexer is unavailable (") || !strings.HasSuffix(lines[0], "; connecting directly") {
+		t.Errorf("stderr should be one warning line, got %q", r.stderr)
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A cold connect that takes longer than progressDelay is shown on a
+// terminal, and the line is cleared once the server is up; a fast one
+// prints nothing.
+func TestConnectingProgress(t *testing.T) {
+	var buf bytes.Buffer
+	a := &app{stderr: &buf}
+	done := a.connecting("slow")
+	time.Sleep(progressDelay + 200*time.Millisecond)
+	done()
+	if got := buf.String(); got != "mcp: starting slow…\r\x1b[K" {
+		t.Errorf("slow connect printed %q", got)
+	}
+	buf.Reset()
+	a.connecting("fast")()
+	time.Sleep(progressDelay + 100*time.Millisecond)
+	if buf.Len() != 0 {
+		t.Errorf("fast connect printed %q", buf.String())
+	}
+	// Never with --json, NO_COLOR or a stderr that is not a terminal.
+	a.globals = &Globals{}
+	if a.progress() {
+		t.Error("progress shown on a stderr that is not a terminal")
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,339 @@
+package mux
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/manifests"
+)
+
+// Config is what a multiplexer serves, as read from the configuration files.
+type Config struct {
+	Surface   *catalog.Surface
+	Endpoints map[string]manifests.Endpoint
+	Warnings  []string
+	Env       EnvStamp
+	// Watch lists files and directories whose changes trigger a reload.
+	Watch []string
+}
+
+// DaemonOptions configure a multiplexer.
+type DaemonOptions struct {
+	// Load reads the configuration; it runs at start and again, debounced,
+	// after anything in Config.Watch changes. A session's Load keeps the
+	// surface it started with and re-reads only the endpoints.
+	Load func() (*Config, error)
+	// NewEngine builds the engine for the first configuration.
+	NewEngine func(*Config) *Engine
+	// Idle ends the multiplexer after no request for this long (0: never).
+	Idle time.Duration
+	// UpstreamIdle closes an upstream connection unused for this long (0: never).
+	UpstreamIdle time.Duration
+	// Alive, if set, is polled; when it says false the multiplexer ends
+	// (a session whose state is gone).
+	Alive func() bool
+	// Logger receives the multiplexer's own log.
+	Logger *slog.Logger
+}
+
+// DaemonStatus is what the status request answers.
+type DaemonStatus struct {
+	PID      int            `json:"pid"`
+	Started  time.Time      `json:"started"`
+	Requests int64          `json:"requests"`
+	Reloads  int64          `json:"reloads"`
+	Servers  []ServerStatus `json:"servers"`
+}
+
+// Daemon is a running multiplexer: one engine shared by every client of
+// its socket.
+type Daemon struct {
+	opts    DaemonOptions
+	eng     *Engine
+	log     *slog.Logger
+	started time.Time
+
+	mu       sync.Mutex
+	cfg      *Config
+	loadErr  error
+	requests atomic.Int64
+	reloads  atomic.Int64
+	inFlight atomic.Int64
+	lastReq  atomic.Int64
+
+	stopOnce sync.Once
+	stopped  chan struct{}
+}
+
+// NewDaemon loads the configuration and builds the engine. A configuration
+// that cannot be loaded at start is an error; later, a failed reload keeps
+// the engine as it was and answers every request with the error until the
+// files are fixed.
+func NewDaemon(opts DaemonOptions) (*Daemon, error) {
+	cfg, err := opts.Load()
+	if err != nil {
+		return nil, err
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	d := &Daemon{opts: opts, cfg: cfg, log: opts.Logger, started: time.Now(), stopped: make(chan struct{})}
+	d.eng = opts.NewEngine(cfg)
+	d.lastReq.Store(time.Now().UnixNano())
+	return d, nil
+}
+
+// Serve accepts clients on ln until ctx ends, a stop request arrives, the
+// multiplexer has been idle for DaemonOptions.Idle, or Alive says false.
+// It closes the engine, and with it every upstream server, before it
+// returns.
+func (d *Daemon) Serve(ctx context.Context, ln net.Listener) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-ctx.Done():
+		case <-d.stopped:
+		}
+		ln.Close()
+	}()
+	go d.watch(ctx)
+	go d.housekeep(ctx)
+
+	var wg sync.WaitGroup
+	for {
+		conn, err := ln.Accept()
+		if err != nil {
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				continue
+			}
+			break
+		}
+		if !samePeer(conn) {
+			d.log.Warn("refused a client of another user")
+			conn.Close()
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			d.handle(ctx, conn)
+		}()
+	}
+	cancel()
+	wg.Wait()
+	return d.eng.Close()
+}
+
+// Stop makes Serve return.
+func (d *Daemon) Stop() { d.stopOnce.Do(func() { close(d.stopped) }) }
+
+func (d *Daemon) housekeep(ctx context.Context) {
+	tick := 2 * time.Second
+	if d.opts.Idle > 0 && d.opts.Idle/4 < tick {
+		tick = max(d.opts.Idle/4, 50*time.Millisecond)
+	}
+	if d.opts.UpstreamIdle > 0 && d.opts.UpstreamIdle/4 < tick {
+		tick = max(d.opts.UpstreamIdle/4, 50*time.Millisecond)
+	}
+	t := time.NewTicker(tick)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-d.stopped:
+			return
+		case <-t.C:
+		}
+		if d.opts.UpstreamIdle > 0 {
+			if n := d.eng.CloseIdle(d.opts.UpstreamIdle); n > 0 {
+				d.log.Info("closed idle upstream connections", "count", n)
+			}
+		}
+		idleFor := time.Since(time.Unix(0, d.lastReq.Load()))
+		if d.opts.Idle > 0 && d.inFlight.Load() == 0 && idleFor > d.opts.Idle {
+			d.log.Info("idle, exiting", "idle", idleFor.Round(time.Second).String())
+			d.Stop()
+			return
+		}
+		if d.opts.Alive != nil && !d.opts.Alive() {
+			d.log.Info("session ended, exiting")
+			d.Stop()
+			return
+		}
+	}
+}
+
+// watch reloads the configuration when a watched file changes.
+func (d *Daemon) watch(ctx context.Context) {
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		d.log.Warn("cannot watch the configuration", "err", err)
+		return
+	}
+	defer w.Close()
+	watched := map[string]bool{}
+	add := func(cfg *Config) {
+		for _, p := range cfg.Watch {
+			dir := p
+			if st, err := os.Stat(p); err != nil || !st.IsDir() {
+				dir = filepath.Dir(p)
+			}
+			if !watched[dir] && w.Add(dir) == nil {
+				watched[dir] = true
+			}
+		}
+	}
+	d.mu.Lock()
+	add(d.cfg)
+	d.mu.Unlock()
+	var debounce <-chan time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-d.stopped:
+			return
+		case ev, ok := <-w.Events:
+			if !ok {
+				return
+			}
+			if ev.Op == fsnotify.Chmod {
+				continue
+			}
+			debounce = time.After(100 * time.Millisecond)
+		case err, ok := <-w.Errors:
+			if !ok {
+				return
+			}
+			d.log.Warn("watching the configuration", "err", err)
+		case <-debounce:
+			debounce = nil
+			if cfg := d.reload(); cfg != nil {
+				add(cfg)
+			}
+		}
+	}
+}
+
+func (d *Daemon) reload() *Config {
+	cfg, err := d.opts.Load()
+	d.reloads.Add(1)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.loadErr = err
+	if err != nil {
+		d.log.Warn("configuration not reloaded", "err", err)
+		return nil
+	}
+	d.cfg = cfg
+	d.eng.Reconfigure(cfg.Surface, cfg.Endpoints)
+	d.log.Info("configuration reloaded")
+	return cfg
+}
+
+// handle serves one client connection: one request, then the response.
+func (d *Daemon) handle(ctx context.Context, conn net.Conn) {
+	defer conn.Close()
+	d.inFlight.Add(1)
+	defer func() {
+		d.lastReq.Store(time.Now().UnixNano())
+		d.inFlight.Add(-1)
+	}()
+	d.requests.Add(1)
+	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	var req request
+	if err := json.NewDecoder(conn).Decode(&req); err != nil {
+		return
+	}
+	_ = conn.SetReadDeadline(time.Time{})
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	// The client sends nothing after its request: a read that returns
+	// means it hung up (Ctrl-C, --timeout), and the request is cancelled
+	// upstream.
+	go func() {
+		var b [1]byte
+		_, _ = conn.Read(b[:])
+		cancel()
+	}()
+	var wmu sync.Mutex
+	enc := json.NewEncoder(conn)
+	write := func(r *response) {
+		wmu.Lock()
+		defer wmu.Unlock()
+		_ = enc.Encode(r)
+	}
+	ctx = WithConnecting(ctx, func(server string) func() {
+		write(&response{Connecting: server})
+		return func() { write(&response{Connected: server}) }
+	})
+	write(d.serve(ctx, &req))
+}
+
+func (d *Daemon) serve(ctx context.Context, req *request) *response {
+	d.mu.Lock()
+	cfg, loadErr := d.cfg, d.loadErr
+	d.mu.Unlock()
+	switch req.Op {
+	case "status":
+		return &response{Status: d.status()}
+	case "stop":
+		d.Stop()
+		return &response{}
+	}
+	if loadErr != nil {
+		return &response{Error: encodeError(loadErr)}
+	}
+	switch req.Op {
+	case "hello":
+		return &response{Hello: &hello{Version: wireVersion, PID: os.Getpid(), Surface: cfg.Surface, Warnings: cfg.Warnings, Env: cfg.Env}}
+	case "tools":
+		tools, err := d.eng.Tools(ctx, req.Server)
+		if err != nil {
+			return &response{Error: encodeError(err)}
+		}
+		return &response{Tools: tools}
+	case "tool":
+		t, err := d.eng.Tool(ctx, req.Server, req.Tool)
+		if err != nil {
+			return &response{Error: encodeError(err)}
+		}
+		return &response{Tool: &t}
+	case "call":
+		res, err := d.eng.Call(ctx, req.Server, req.Tool, req.Args)
+		if err != nil {
+			return &response{Error: encodeError(err)}
+		}
+		return &response{Result: res.Raw}
+	case "cached":
+		tools, ok := d.eng.Cached(req.Server)
+		return &response{Tools: tools, Found: ok}
+	case "endpoint-key":
+		key, ok := d.eng.EndpointKey(req.Server)
+		return &response{Key: key, Found: ok}
+	}
+	return &response{Error: encodeError(errors.New("unknown request " + req.Op))}
+}
+
+func (d *Daemon) status() *DaemonStatus {
+	return &DaemonStatus{
+		PID:      os.Getpid(),
+		Started:  d.started.UTC(),
+		Requests: d.requests.Load(),
+		Reloads:  d.reloads.Load(),
+		Servers:  d.eng.Status(),
+	}
+}

@@ -1,0 +1,38 @@
+//go:build !unix
+
+package mux
+
+import (
+	"context"
+	"errors"
+	"net"
+	"os/exec"
+	"time"
+)
+
+// DaemonSupported says whether this system runs multiplexers; where it
+// does not, every invocation connects directly.
+const DaemonSupported = false
+
+var errUnsupported = errors.New("multiplexer processes are not supported on this system")
+
+// ErrBusy says another multiplexer holds the socket.
+var ErrBusy = errors.New("another multiplexer holds this socket")
+
+func SocketPath(string) (string, error)           { return "", errUnsupported }
+func Listen(string) (net.Listener, func(), error) { return nil, nil, errUnsupported }
+func Running(string) bool                         { return false }
+func WaitGone(string, time.Duration) bool         { return true }
+
+// StartError says a multiplexer could not be started.
+type StartError struct {
+	Reason string
+	Config bool
+}
+
+func (e *StartError) Error() string { return "the multiplexer did not start: " + e.Reason }
+
+func Ensure(context.Context, string, *exec.Cmd) (*Client, error) { return nil, errUnsupported }
+func Ready(error)                                                {}
+
+func Shutdown(context.Context, string, time.Duration) error { return nil }

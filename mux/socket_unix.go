@@ -1,0 +1,132 @@
+//go:build unix
+
+package mux
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// DaemonSupported says whether this system runs multiplexers; where it
+// does not, every invocation connects directly.
+const DaemonSupported = true
+
+// maxSocketPath keeps socket paths inside sun_path on every unix.
+const maxSocketPath = 100
+
+// ErrBusy says another multiplexer holds the socket.
+var ErrBusy = errors.New("another multiplexer holds this socket")
+
+// SocketPath is where the multiplexer for key listens: in
+// $XDG_RUNTIME_DIR/mcp when that is set, else in $TMPDIR/mcp-UID. The
+// directory is created 0700 and refused when another user owns it or
+// others may write to it.
+func SocketPath(key string) (string, error) {
+	dir := filepath.Join(os.TempDir(), "mcp-"+strconv.Itoa(os.Getuid()))
+	if x := os.Getenv("XDG_RUNTIME_DIR"); x != "" && filepath.IsAbs(x) {
+		dir = filepath.Join(x, "mcp")
+	}
+	name := key + ".sock"
+	if len(filepath.Join(dir, name)) > maxSocketPath {
+		sum := sha256.Sum256([]byte(dir))
+		dir = filepath.Join("/tmp", "mcp-"+strconv.Itoa(os.Getuid())+"-"+hex.EncodeToString(sum[:4]))
+	}
+	if err := privateDir(dir); err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, name), nil
+}
+
+// privateDir makes dir (0700) and checks that it is this user's alone.
+func privateDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	st, err := os.Lstat(dir)
+	if err != nil {
+		return err
+	}
+	sys, ok := st.Sys().(*syscall.Stat_t)
+	switch {
+	case !st.IsDir():
+		return fmt.Errorf("%s is not a directory", dir)
+	case ok && int(sys.Uid) != os.Getuid():
+		return fmt.Errorf("%s belongs to another user", dir)
+	case st.Mode().Perm()&0o077 != 0:
+		return fmt.Errorf("%s may be used by other users (mode %v); it must be 0700", dir, st.Mode().Perm())
+	}
+	return nil
+}
+
+// Listen takes the socket's lock, removes a socket left by a multiplexer
+// that died, and listens (the socket is 0600). The returned release
+// removes the socket and drops the lock. ErrBusy means another
+// multiplexer holds the lock.
+func Listen(socket string) (net.Listener, func(), error) {
+	lock, err := os.OpenFile(socket+".lock", os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		lock.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, nil, ErrBusy
+		}
+		return nil, nil, err
+	}
+	_ = lock.Truncate(0)
+	_, _ = lock.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	_ = os.Remove(socket)
+	old := syscall.Umask(0o077)
+	ln, err := net.Listen("unix", socket)
+	syscall.Umask(old)
+	if err != nil {
+		lock.Close()
+		return nil, nil, err
+	}
+	if err := os.Chmod(socket, 0o600); err != nil {
+		ln.Close()
+		lock.Close()
+		return nil, nil, err
+	}
+	ln.(*net.UnixListener).SetUnlinkOnClose(false)
+	release := func() {
+		_ = os.Remove(socket)
+		lock.Close()
+	}
+	return ln, release, nil
+}
+
+// Running reports whether a multiplexer holds the socket's lock.
+func Running(socket string) bool {
+	lock, err := os.OpenFile(socket+".lock", os.O_RDWR, 0)
+	if err != nil {
+		return false
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		return true
+	}
+	_ = syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
+	return false
+}
+
+// WaitGone waits until no multiplexer holds the socket, up to timeout.
+func WaitGone(socket string, timeout time.Duration) bool {
+	deadline := time.Now().Add(timeout)
+	for Running(socket) {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return true
+}

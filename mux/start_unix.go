@@ -1,0 +1,183 @@
+//go:build unix
+
+package mux
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// readyFD is the descriptor a multiplexer started by Ensure reports on.
+const readyFD = 3
+
+// startTimeout bounds how long Ensure waits for a new multiplexer.
+const startTimeout = 15 * time.Second
+
+// StartError says a multiplexer could not be started. Config is set when
+// it could not read its configuration: a direct connection will say why.
+type StartError struct {
+	Reason string
+	Config bool
+}
+
+func (e *StartError) Error() string { return "the multiplexer did not start: " + e.Reason }
+
+// Ensure returns a client of the multiplexer on socket, starting one with
+// the command mk makes when none is running. The command must run a
+// program that calls Listen and then Ready. Two callers racing to start
+// one end up sharing whichever won.
+func Ensure(ctx context.Context, socket string, mk func() (*exec.Cmd, error)) (*Client, error) {
+	c, err := Dial(ctx, socket)
+	if err == nil || !errors.Is(err, ErrNoDaemon) {
+		return c, err
+	}
+	cmd, err := mk()
+	if err != nil {
+		return nil, &StartError{Reason: err.Error()}
+	}
+	if err := start(ctx, cmd); err != nil {
+		return nil, err
+	}
+	// Ready or busy: either way one is listening or about to.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		c, err := Dial(ctx, socket)
+		if err == nil || ctx.Err() != nil || time.Now().After(deadline) {
+			return c, err
+		}
+		var te *transportError
+		if !errors.Is(err, ErrNoDaemon) && !errors.As(err, &te) {
+			return nil, err
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func start(ctx context.Context, cmd *exec.Cmd) error {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return &StartError{Reason: err.Error()}
+	}
+	defer r.Close()
+	cmd.ExtraFiles = []*os.File{w}
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
+	cmd.Env = append(cmd.Env, readyEnv+"=1")
+	// Its own session: the multiplexer outlives this process and never
+	// gets the terminal's signals.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	err = cmd.Start()
+	w.Close()
+	if f, ok := cmd.Stderr.(*os.File); ok {
+		f.Close() // the child has its own copy
+	}
+	if err != nil {
+		return &StartError{Reason: err.Error()}
+	}
+	go func() { _ = cmd.Wait() }()
+
+	line := make(chan string, 1)
+	go func() {
+		s, _ := bufio.NewReader(r).ReadString('\n')
+		line <- strings.TrimSpace(s)
+	}()
+	timer := time.NewTimer(startTimeout)
+	defer timer.Stop()
+	select {
+	case s := <-line:
+		switch {
+		case s == "ready", s == "busy":
+			return nil
+		case strings.HasPrefix(s, "error: "):
+			return &StartError{Reason: strings.TrimPrefix(s, "error: ")}
+		case strings.HasPrefix(s, "config: "):
+			return &StartError{Reason: strings.TrimPrefix(s, "config: "), Config: true}
+		}
+		return &StartError{Reason: "it exited before it was ready"}
+	case <-timer.C:
+		_ = cmd.Process.Kill()
+		return &StartError{Reason: fmt.Sprintf("not ready after %v", startTimeout)}
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Ready tells the process that started this multiplexer how the start
+// went: nil for ready, ErrBusy when another one holds the socket, or why
+// it failed (config says the configuration could not be read). It does
+// nothing in a process Ensure did not start.
+func Ready(err error, config bool) {
+	if os.Getenv(readyEnv) == "" {
+		return
+	}
+	// Servers started later must not inherit it.
+	os.Unsetenv(readyEnv)
+	f := os.NewFile(readyFD, "ready")
+	if f == nil {
+		return
+	}
+	defer f.Close()
+	msg := "ready"
+	switch {
+	case errors.Is(err, ErrBusy):
+		msg = "busy"
+	case config:
+		msg = "config: " + strings.Join(strings.Fields(err.Error()), " ")
+	case err != nil:
+		msg = "error: " + strings.Join(strings.Fields(err.Error()), " ")
+	}
+	_, _ = f.WriteString(msg + "\n")
+}
+
+// readyEnv marks a multiplexer started by Ensure.
+const readyEnv = "MCP_MUX_READY_FD"
+
+// Shutdown stops the multiplexer on socket and waits until it has closed
+// its upstream connections and exited. It asks first; a multiplexer that
+// does not answer or does not stop within timeout gets SIGTERM, then
+// SIGKILL. No multiplexer running is not an error.
+func Shutdown(ctx context.Context, socket string, timeout time.Duration) error {
+	if !Running(socket) {
+		return nil
+	}
+	c := &Client{socket: socket}
+	_ = c.do(ctx, &request{Op: "stop"}, &response{})
+	if WaitGone(socket, timeout) {
+		return nil
+	}
+	pid := lockPID(socket)
+	if pid <= 0 {
+		return fmt.Errorf("the multiplexer on %s did not stop", socket)
+	}
+	_ = syscall.Kill(pid, syscall.SIGTERM)
+	if WaitGone(socket, 5*time.Second) {
+		return nil
+	}
+	_ = syscall.Kill(pid, syscall.SIGKILL)
+	if WaitGone(socket, 5*time.Second) {
+		return nil
+	}
+	return fmt.Errorf("the multiplexer %d did not stop", pid)
+}
+
+// lockPID is the pid a multiplexer wrote into its lock file.
+func lockPID(socket string) int {
+	data, err := os.ReadFile(socket + ".lock")
+	if err != nil {
+		return 0
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil {
+		return 0
+	}
+	return pid
+}

@@ -1,0 +1,198 @@
+package mux
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/manifests"
+)
+
+// protocolVersion of the socket protocol between the CLI and a
+// multiplexer; a client and a multiplexer that disagree do not talk.
+const wireVersion = 1
+
+// request is one request on a multiplexer connection: one JSON object,
+// then the client only listens. Closing the connection cancels it.
+type request struct {
+	Op     string          `json:"op"`
+	Server string          `json:"server,omitempty"`
+	Tool   string          `json:"tool,omitempty"`
+	Args   json.RawMessage `json:"args,omitempty"`
+}
+
+// response is the last JSON object the multiplexer writes for a request.
+// Before it, it may write progress objects that only carry Connecting or
+// Connected.
+type response struct {
+	Connecting string `json:"connecting,omitempty"`
+	Connected  string `json:"connected,omitempty"`
+
+	Error   *WireError       `json:"error,omitempty"`
+	Hello   *hello           `json:"hello,omitempty"`
+	Tools   []catalog.Tool   `json:"tools,omitempty"`
+	Tool    *catalog.Tool    `json:"tool,omitempty"`
+	Result  json.RawMessage  `json:"result,omitempty"`
+	Found   bool             `json:"found,omitempty"`
+	Key     string           `json:"key,omitempty"`
+	Status  *DaemonStatus    `json:"status,omitempty"`
+	Surface *catalog.Surface `json:"surface,omitempty"`
+}
+
+type hello struct {
+	Version  int              `json:"version"`
+	PID      int              `json:"pid"`
+	Surface  *catalog.Surface `json:"surface"`
+	Warnings []string         `json:"warnings,omitempty"`
+	Env      EnvStamp         `json:"env"`
+}
+
+// EnvStamp names the environment variables a configuration reads and
+// digests their values as the multiplexer saw them, so that a client
+// whose environment differs can tell.
+type EnvStamp struct {
+	Names  []string `json:"names,omitempty"`
+	Digest string   `json:"digest,omitempty"`
+}
+
+// WireError is an error as it crosses the socket. The client turns it back
+// into the typed error the multiplexer saw, so exit codes and messages are
+// the same as for a direct connection.
+type WireError struct {
+	Kind     string          `json:"kind"`
+	Message  string          `json:"message"`
+	Server   string          `json:"server,omitempty"`
+	Stderr   string          `json:"stderr,omitempty"`
+	Data     json.RawMessage `json:"data,omitempty"`
+	Lines    []string        `json:"lines,omitempty"`
+	Timeout  bool            `json:"timeout,omitempty"`
+	Canceled bool            `json:"canceled,omitempty"`
+	Cause    *WireError      `json:"cause,omitempty"`
+}
+
+type wireKind struct {
+	name  string
+	match func(error) (error, bool)
+	make  func() error
+}
+
+var wireKinds []wireKind
+
+// RegisterWireError makes errors of type *T cross the socket as
+// themselves: their exported fields are sent as JSON and decoded into a
+// new *T. Register every error type whose identity matters to a caller.
+func RegisterWireError[T any, PT interface {
+	*T
+	error
+}](kind string) {
+	wireKinds = append(wireKinds, wireKind{
+		name: kind,
+		match: func(err error) (error, bool) {
+			var target PT
+			if errors.As(err, &target) {
+				return target, true
+			}
+			return nil, false
+		},
+		make: func() error { return PT(new(T)) },
+	})
+}
+
+func init() {
+	RegisterWireError[catalog.NotAvailableError]("not_available")
+	RegisterWireError[NoEndpointError]("no_endpoint")
+	RegisterWireError[RPCError]("rpc")
+	RegisterWireError[manifests.MissingVarError]("missing_var")
+}
+
+// encodeError turns err into its wire form.
+func encodeError(err error) *WireError {
+	if err == nil {
+		return nil
+	}
+	w := &WireError{
+		Kind:     "error",
+		Message:  err.Error(),
+		Timeout:  errors.Is(err, context.DeadlineExceeded),
+		Canceled: errors.Is(err, context.Canceled),
+	}
+	var ue *UnavailableError
+	var cfg manifests.Errors
+	var one *manifests.Error
+	switch {
+	case errors.As(err, &ue):
+		w.Kind, w.Server, w.Stderr = "unavailable", ue.Server, ue.Stderr
+		w.Message = errMessage(ue.Err)
+		if ue.Err != nil {
+			w.Cause = encodeError(ue.Err)
+		}
+		return w
+	case errors.As(err, &cfg):
+		w.Kind = "config"
+		for _, e := range cfg {
+			w.Lines = append(w.Lines, e.Error())
+		}
+		return w
+	case errors.As(err, &one):
+		w.Kind, w.Lines = "config", []string{one.Error()}
+		return w
+	}
+	for _, k := range wireKinds {
+		if target, ok := k.match(err); ok {
+			if data, jerr := json.Marshal(target); jerr == nil {
+				w.Kind, w.Data = k.name, data
+				return w
+			}
+		}
+	}
+	return w
+}
+
+func errMessage(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// decodeError turns a wire error back into a typed one.
+func decodeError(w *WireError) error {
+	if w == nil {
+		return nil
+	}
+	switch w.Kind {
+	case "unavailable":
+		var cause error = &remoteError{w: w}
+		if w.Cause != nil {
+			cause = decodeError(w.Cause)
+		}
+		return &UnavailableError{Server: w.Server, Err: cause, Stderr: w.Stderr}
+	case "config":
+		errs := make(manifests.Errors, 0, len(w.Lines))
+		for _, l := range w.Lines {
+			errs = append(errs, &manifests.Error{Msg: l})
+		}
+		return errs
+	}
+	for _, k := range wireKinds {
+		if k.name == w.Kind {
+			e := k.make()
+			if json.Unmarshal(w.Data, e) == nil {
+				return e
+			}
+		}
+	}
+	return &remoteError{w: w}
+}
+
+// remoteError is an error the multiplexer saw that has no type of its own
+// here. It keeps the message, and whether it was a timeout or a
+// cancellation.
+type remoteError struct{ w *WireError }
+
+func (e *remoteError) Error() string { return e.w.Message }
+
+func (e *remoteError) Is(target error) bool {
+	return (target == context.DeadlineExceeded && e.w.Timeout) || (target == context.Canceled && e.w.Canceled)
+}
