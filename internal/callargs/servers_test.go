@@ -1,0 +1,85 @@
+package callargs_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcpsh/mcp/internal/callargs"
+	"github.com/mcpsh/mcp/internal/testenv"
+	"github.com/mcpsh/mcp/manifests"
+	"github.com/mcpsh/mcp/mux"
+)
+
+// The input schemas of servers nobody here wrote are all checked here, and
+// what is refused here the server refuses too.
+func TestValidate_servers(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		server func(testing.TB) manifests.Endpoint
+		tool   string
+		args   string
+		want   []string // nil: valid
+	}{
+		{testenv.EverythingStdio, "get-sum", `{"a":2,"b":40}`, nil},
+		{testenv.EverythingStdio, "get-sum", `{"a":"two","b":40}`,
+			[]string{`/a: type: two has type "string", want "number"`}},
+		{testenv.EverythingStdio, "get-resource-links", `{"count":11}`,
+			[]string{`/count: maximum: 11/1 is greater than 10.000000`}},
+		{testenv.EverythingStdio, "get-structured-content", `{"location":"Chicago"}`, nil},
+		{testenv.EverythingStdio, "get-structured-content", `{"location":"Paris"}`,
+			[]string{`/location: enum: Paris does not equal any of: [New York Chicago Los Angeles]`}},
+		{testenv.Memory, "create_entities", `{"entities":[{"name":"Ada","entityType":"person","observations":[]}]}`, nil},
+		{testenv.Memory, "create_entities", `{"entities":[{"name":"Ada","entityType":"person"}]}`,
+			[]string{`/entities: required: missing properties: ["observations"]`}},
+		{testenv.Memory, "open_nodes", `{"names":["Ada",7]}`,
+			[]string{`/names: type: 7 has type "integer", want "string"`}},
+	}
+	ups := map[string]mux.Upstream{}
+	schemas := map[string]json.RawMessage{}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	for _, ep := range []manifests.Endpoint{testenv.EverythingStdio(t), testenv.Memory(t)} {
+		up, err := mux.Connect(ctx, ep, mux.Options{})
+		if err != nil {
+			t.Fatalf("connect %s: %v", ep.ID, err)
+		}
+		t.Cleanup(func() { up.Close() })
+		tools, err := up.ListTools(ctx)
+		if err != nil {
+			t.Fatalf("list %s: %v", ep.ID, err)
+		}
+		for _, tl := range tools {
+			if err := callargs.Checked(tl.InputSchema); err != nil {
+				t.Errorf("%s.%s is not checked here: %v", ep.ID, tl.Name, err)
+			}
+			ups[tl.Name], schemas[tl.Name] = up, tl.InputSchema
+		}
+	}
+	for _, tt := range tests {
+		schema, ok := schemas[tt.tool]
+		if !ok {
+			t.Errorf("no tool %s", tt.tool)
+			continue
+		}
+		err := callargs.Validate(schema, json.RawMessage(tt.args))
+		var got []string
+		var ie *callargs.InvalidError
+		if errors.As(err, &ie) {
+			got = ie.Problems
+		} else if err != nil {
+			t.Errorf("%s %s: %v", tt.tool, tt.args, err)
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s %s (-want +got):\n%s", tt.tool, tt.args, diff)
+		}
+		res, err := ups[tt.tool].CallTool(ctx, tt.tool, json.RawMessage(tt.args))
+		if refused := err != nil || res.IsError; refused != (tt.want != nil) {
+			t.Errorf("%s %s: the server refused = %v (err %v), here refused = %v", tt.tool, tt.args, refused, err, tt.want != nil)
+		}
+	}
+}
