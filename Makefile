@@ -1,13 +1,16 @@
-# `make test` is the whole test suite: it installs the pinned npm test
-# servers, then runs vet, every Go test (with the race detector) and a short
-# run of every fuzz target. CI runs exactly this.
+# `make test` is the whole test suite: it checks the release configuration,
+# installs the pinned npm test servers, then runs vet, every Go test (with the
+# race detector) and a short run of every fuzz target. CI runs exactly this.
 
 NPM_DIR := internal/testenv/npm
+GORELEASER_VERSION := v2.15.1
+GORELEASER := $(CURDIR)/bin/goreleaser-$(GORELEASER_VERSION)/goreleaser
 FUZZTIME ?= 10s
 
 # package:FuzzTarget, one per parser.
 FUZZ_TARGETS := \
 	./internal/callargs:FuzzBuild \
+	./internal/callargs:FuzzValidate \
 	./manifests:FuzzParsePackage \
 	./manifests:FuzzParseAgent \
 	./manifests:FuzzParseServers \
@@ -15,15 +18,19 @@ FUZZ_TARGETS := \
 	./mux:FuzzDecodeTool \
 	./internal/script:FuzzRun
 
-.PHONY: test npm vet unit fuzz build
+.PHONY: test npm vet unit fuzz build release-check
 
-test: npm vet unit fuzz
+test: release-check npm vet unit fuzz
 
 npm:
 	cd $(NPM_DIR) && npm ci --no-audit --no-fund --loglevel=error
 
+# vet also type-checks the other release targets: the multiplexer has
+# unix-only parts with stand-ins elsewhere.
 vet:
 	go vet ./...
+	GOOS=windows go vet ./cmd/mcp ./mux
+	GOOS=darwin go vet ./cmd/mcp ./mux
 
 unit:
 	go test -race -count=1 ./...
@@ -37,3 +44,10 @@ fuzz:
 
 build:
 	CGO_ENABLED=0 go build -trimpath -o mcp ./cmd/mcp
+
+# goreleaser, pinned, in ./bin (one directory per version).
+$(GORELEASER):
+	GOBIN=$(dir $@) go install github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION)
+
+release-check: $(GORELEASER)
+	$(GORELEASER) check

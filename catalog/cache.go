@@ -19,7 +19,7 @@ import (
 // connecting once a server has been seen. Entries are keyed by the
 // endpoint's definition, so two recipes that use one id for different
 // servers never share an entry. Nothing of ours that is secret is stored:
-// the key is a hash and variables are hashed unexpanded.
+// the key is a hash.
 type Cache struct{ dir string }
 
 // CacheEntry is one server's tool list.
@@ -49,7 +49,7 @@ func OpenCache(dir string) (*Cache, error) {
 // Dir is where the cache keeps its files.
 func (c *Cache) Dir() string { return c.dir }
 
-// EndpointKey identifies an endpoint definition (unexpanded).
+// EndpointKey identifies an endpoint definition, expanded or not.
 func EndpointKey(ep manifests.Endpoint) string {
 	h := sha256.New()
 	b, _ := json.Marshal(struct {

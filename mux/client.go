@@ -64,6 +64,16 @@ func (c *Client) Tools(ctx context.Context, server string) ([]catalog.Tool, erro
 	return r.Tools, nil
 }
 
+// Bind connects the multiplexer to a server (never answering from the
+// cache) and returns its authorized tools.
+func (c *Client) Bind(ctx context.Context, server string) ([]catalog.Tool, error) {
+	var r response
+	if err := c.do(ctx, &request{Op: "bind", Server: server}, &r); err != nil {
+		return nil, c.upstreamErr(server, err)
+	}
+	return r.Tools, nil
+}
+
 // Tool implements Backend.
 func (c *Client) Tool(ctx context.Context, server, tool string) (catalog.Tool, error) {
 	var r response

@@ -306,6 +306,12 @@ func (d *Daemon) serve(ctx context.Context, req *request) *response {
 			return &response{Error: encodeError(err)}
 		}
 		return &response{Tools: tools}
+	case "bind":
+		tools, err := d.eng.Bind(ctx, req.Server)
+		if err != nil {
+			return &response{Error: encodeError(err)}
+		}
+		return &response{Tools: tools}
 	case "tool":
 		t, err := d.eng.Tool(ctx, req.Server, req.Tool)
 		if err != nil {

@@ -52,6 +52,7 @@ type Engine struct {
 	surface   *catalog.Surface
 	endpoints map[string]manifests.Endpoint // by canonical id
 	conns     map[string]*link              // by canonical id
+	failed    map[string]time.Time          // last time a server was unavailable
 }
 
 var _ Backend = (*Engine)(nil)
@@ -76,7 +77,7 @@ func (c *link) touch() { c.lastUsed.Store(time.Now().UnixNano()) }
 // connect time.
 func NewEngine(s *catalog.Surface, endpoints map[string]manifests.Endpoint, lookup func(string) (string, bool), opts Options) *Engine {
 	life, stop := context.WithCancel(context.Background())
-	return &Engine{surface: s, endpoints: endpoints, lookup: lookup, opts: opts, conns: map[string]*link{}, life: life, stop: stop}
+	return &Engine{surface: s, endpoints: endpoints, lookup: lookup, opts: opts, conns: map[string]*link{}, failed: map[string]time.Time{}, life: life, stop: stop}
 }
 
 // SetCache makes the engine record every tool list it fetches, and lets
@@ -98,10 +99,17 @@ func (e *Engine) Endpoint(server string) (manifests.Endpoint, bool) {
 	return ep, ok
 }
 
-// EndpointKey implements Backend.
+// EndpointKey implements Backend. It keys the endpoint as expanded, so
+// that one definition whose variables differ (another token, another
+// option) has tools of its own in the cache; the key is a hash, so
+// nothing secret is kept.
 func (e *Engine) EndpointKey(server string) (string, bool) {
 	ep, ok := e.Endpoint(server)
 	if !ok {
+		return "", false
+	}
+	ep, err := ep.Expand(e.lookup)
+	if err != nil {
 		return "", false
 	}
 	return catalog.EndpointKey(ep), true
@@ -111,18 +119,63 @@ func (e *Engine) EndpointKey(server string) (string, bool) {
 func (e *Engine) Cached(server string) (tools []catalog.Tool, ok bool) {
 	s := e.Surface()
 	srv, found := s.Server(server)
-	if !found || e.cache == nil {
-		return nil, false
-	}
-	key, found := e.EndpointKey(srv.ID)
 	if !found {
 		return nil, false
 	}
-	entry := e.cache.Load(key)
+	entry := e.cached(srv.ID)
 	if entry == nil {
 		return nil, false
 	}
 	return s.Filter(srv.ID, entry.Tools), true
+}
+
+// cached is a server's entry in the catalog cache, or nil.
+func (e *Engine) cached(server string) *catalog.CacheEntry {
+	if e.cache == nil {
+		return nil
+	}
+	key, ok := e.EndpointKey(server)
+	if !ok {
+		return nil
+	}
+	return e.cache.Load(key)
+}
+
+// trusted says whether a cache entry may answer for a server: it is recent
+// and the server has not been unavailable since it was written, so that a
+// server that needs a login or went down says so.
+func (e *Engine) trusted(server string, entry *catalog.CacheEntry) bool {
+	e.mu.Lock()
+	failed := e.failed[manifests.CanonicalID(server)]
+	e.mu.Unlock()
+	return time.Since(entry.Fetched) < CacheTTL && entry.Fetched.After(failed)
+}
+
+// noteFailure records when a server was last unavailable.
+func (e *Engine) noteFailure(server string, err error) {
+	var ue *UnavailableError
+	if !errors.As(err, &ue) || errors.Is(err, context.Canceled) {
+		return
+	}
+	e.mu.Lock()
+	e.failed[manifests.CanonicalID(server)] = time.Now()
+	e.mu.Unlock()
+}
+
+// connected says whether a server has a live connection.
+func (e *Engine) connected(server string) bool {
+	e.mu.Lock()
+	c, ok := e.conns[manifests.CanonicalID(server)]
+	e.mu.Unlock()
+	if !ok {
+		return false
+	}
+	select {
+	case <-c.ready:
+		return c.err == nil && !c.dead()
+	default:
+		return false
+	}
 }
 
 // Reconfigure replaces the surface and the endpoints, as after the
@@ -271,18 +324,32 @@ func (e *Engine) server(id string) (*catalog.ServerSurface, *catalog.Surface, er
 	return srv, s, nil
 }
 
+// CacheTTL is how long a tool list in the catalog cache answers for a
+// server that is not connected. A connected server's list is always its
+// own, kept current by its list_changed notifications.
+const CacheTTL = time.Hour
+
 // Bind connects to a server and lists its tools, as a required server must
-// at session start.
-func (e *Engine) Bind(ctx context.Context, server string) error {
-	_, err := e.Tools(ctx, server)
-	return err
+// at session start: never from the cache.
+func (e *Engine) Bind(ctx context.Context, server string) ([]catalog.Tool, error) {
+	return e.tools(ctx, server, true)
 }
 
-// Tools lists a server's authorized tools.
+// Tools lists a server's authorized tools. A server that is not connected
+// and was listed within CacheTTL answers from the catalog cache.
 func (e *Engine) Tools(ctx context.Context, server string) ([]catalog.Tool, error) {
+	return e.tools(ctx, server, false)
+}
+
+func (e *Engine) tools(ctx context.Context, server string, connect bool) ([]catalog.Tool, error) {
 	srv, s, err := e.server(server)
 	if err != nil {
 		return nil, err
+	}
+	if !connect && !e.connected(srv.ID) {
+		if entry := e.cached(srv.ID); entry != nil && e.trusted(srv.ID, entry) {
+			return s.Filter(srv.ID, entry.Tools), nil
+		}
 	}
 	tools, broke, err := e.listed(ctx, srv)
 	if broke && ctx.Err() == nil {
@@ -290,6 +357,7 @@ func (e *Engine) Tools(ctx context.Context, server string) ([]catalog.Tool, erro
 		// hides a server that went away between two uses.
 		tools, _, err = e.listed(ctx, srv)
 	}
+	e.noteFailure(srv.ID, err)
 	if err != nil {
 		return nil, err
 	}
@@ -331,21 +399,39 @@ func (e *Engine) record(server string, tools []catalog.Tool) {
 }
 
 // Tool returns one authorized tool. A tool outside the surface and a tool
-// the server does not offer give the same NotAvailableError.
+// the server does not offer give the same NotAvailableError. A tool the
+// cached list lacks is looked for again on a live connection: the server
+// may have added it since.
 func (e *Engine) Tool(ctx context.Context, server, tool string) (catalog.Tool, error) {
 	if err := e.Surface().Check(server, tool); err != nil {
 		return catalog.Tool{}, err
 	}
+	live := e.connected(server)
 	tools, err := e.Tools(ctx, server)
 	if err != nil {
 		return catalog.Tool{}, err
 	}
-	for _, t := range tools {
-		if t.Name == tool {
+	if t, ok := find(tools, tool); ok {
+		return t, nil
+	}
+	if !live {
+		if tools, err = e.Bind(ctx, server); err != nil {
+			return catalog.Tool{}, err
+		}
+		if t, ok := find(tools, tool); ok {
 			return t, nil
 		}
 	}
 	return catalog.Tool{}, &catalog.NotAvailableError{Server: server, Tool: tool}
+}
+
+func find(tools []catalog.Tool, name string) (catalog.Tool, bool) {
+	for _, t := range tools {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return catalog.Tool{}, false
 }
 
 // Call calls an authorized tool. A call is never repeated: when the
@@ -359,6 +445,7 @@ func (e *Engine) Call(ctx context.Context, server, tool string, args json.RawMes
 	srv, _ := s.Server(server)
 	c, err := e.connect(ctx, srv)
 	if err != nil {
+		e.noteFailure(srv.ID, err)
 		return nil, err
 	}
 	c.busy.Add(1)
@@ -366,6 +453,7 @@ func (e *Engine) Call(ctx context.Context, server, tool string, args json.RawMes
 	c.busy.Add(-1)
 	c.touch()
 	if err != nil {
+		e.noteFailure(srv.ID, err)
 		e.forgetBroken(srv.ID, c, err)
 		return nil, err
 	}

@@ -32,7 +32,10 @@ type StartError struct {
 
 func (e *StartError) Error() string { return "the multiplexer did not start: " + e.Reason }
 
-func Ensure(context.Context, string, *exec.Cmd) (*Client, error) { return nil, errUnsupported }
-func Ready(error)                                                {}
+func Ensure(context.Context, string, func() (*exec.Cmd, error)) (*Client, error) {
+	return nil, errUnsupported
+}
+
+func Ready(error, bool) {}
 
 func Shutdown(context.Context, string, time.Duration) error { return nil }

@@ -11,9 +11,6 @@ import (
 
 const sessionEnv = "MCP_SESSION"
 
-// Version is set at build time with -ldflags "-X main.Version=...".
-var Version string
-
 // Globals are the flags every verb takes.
 type Globals struct {
 	JSON      bool          `help:"Print machine-readable JSON on stdout."`
@@ -37,6 +34,8 @@ type hostCLI struct {
 	Recipe string `help:"Recipe directory (default: the nearest directory at or above the working directory whose package.json has pi.mcp)." placeholder:"DIR"`
 	Agent  string `help:"Use this agent's surface instead of the whole package boundary." placeholder:"NAME"`
 
+	ShowVersion kong.VersionFlag `name:"version" help:"Print the version, commit and build date."`
+
 	Search  searchCmd  `cmd:"" help:"Rank the authorized tools for a few words.\n\n  mcp search contact lookup"`
 	List    listCmd    `cmd:"" help:"List servers, a server's tools, or one tool's signature.\n\n  mcp list\n  mcp list contacts\n  mcp list contacts.search_contacts --schema"`
 	Call    callCmd    `cmd:"" help:"Call a tool.\n\n  mcp call contacts.search_contacts query=\"Ada Lovelace\" limit=3"`
@@ -45,13 +44,16 @@ type hostCLI struct {
 	Session sessionCmd `cmd:"" help:"Start or stop a session: a fixed surface for one agent.\n\n  eval \"$(mcp session start --agent support)\""`
 	Auth    authCmd    `cmd:"" help:"Log in to servers that use OAuth, log out, show stored logins.\n\n  mcp auth login notes"`
 	Serve   serveCmd   `cmd:"" help:"Tools mode: one stdio MCP server with an agent's eager tools, and mcp_search for its deferred ones.\n\n  mcp serve --agent support"`
-	Version versionCmd `cmd:"" help:"Print the version."`
+	Version versionCmd `cmd:"" help:"Print the version, commit and build date."`
+
+	Completion completionCmd `cmd:"" help:"Print the tab-completion script for bash, zsh or fish.\n\n  source <(mcp completion bash)"`
+	Man        manCmd        `cmd:"" hidden:"" help:"Print the manual page (roff)."`
 }
 
 type versionCmd struct{}
 
 func (versionCmd) Run(a *app) error {
-	fmt.Fprintln(a.stdout, "mcp", versionString())
+	fmt.Fprintln(a.stdout, versionLine())
 	return nil
 }
 
@@ -78,6 +80,7 @@ func (a *app) run(args []string) (err error) {
 		kong.Exit(func(code int) { panic(exitCode(code)) }),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.Bind(a),
+		kong.Vars{"version": versionLine()},
 	)
 	if err != nil {
 		return err
@@ -93,6 +96,7 @@ func (a *app) run(args []string) (err error) {
 			}
 		}
 	}()
+	registerCompletion(parser)
 	if len(args) == 0 {
 		args = []string{"--help"}
 	}

@@ -81,7 +81,7 @@ func (a *app) bindSession(ctx context.Context, st *session.State, r *manifests.R
 	if mux.DaemonSupported && os.Getenv(noMuxEnv) == "" {
 		c, err := a.ensureDaemon(ctx, st.ID, true, daemonSpec{})
 		if err == nil {
-			tools = c.Tools
+			tools = c.Bind
 		} else {
 			var se *mux.StartError
 			if errors.As(err, &se) && se.Config {
@@ -93,7 +93,7 @@ func (a *app) bindSession(ctx context.Context, st *session.State, r *manifests.R
 	if tools == nil {
 		eng := newEngine(r, st.Surface)
 		defer eng.Close()
-		tools = eng.Tools
+		tools = eng.Bind
 	}
 	n := 0
 	err := bindRequired(ctx, st.Surface, func(ctx context.Context, id string) (int, error) {

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/alecthomas/kong"
+	mangokong "github.com/alecthomas/mango-kong"
+	kongcompletion "github.com/jotaen/kong-completion"
+	"github.com/muesli/roff"
+)
+
+// Shell completion works by the shell running mcp again with COMP_LINE set
+// to the words typed so far; kong-completion answers from the grammar of
+// this invocation, before anything is parsed, read or started. Inside a
+// session that grammar is the session's, so only its verbs are offered.
+//
+// The scripts below only wire a shell to that answer. They call mcp by
+// name, without arguments, so they keep working wherever mcp is installed
+// and a session never sees a command line it would refuse.
+
+// registerCompletion answers a completion request and exits, or does
+// nothing when the shell is not asking.
+func registerCompletion(parser *kong.Kong) {
+	kongcompletion.Register(parser)
+}
+
+type completionCmd struct {
+	Shell string `arg:"" enum:"bash,zsh,fish" help:"bash, zsh or fish."`
+}
+
+func (c completionCmd) Run(a *app) error {
+	_, err := fmt.Fprint(a.stdout, completionScripts[c.Shell])
+	return err
+}
+
+var completionScripts = map[string]string{
+	"bash": `# bash completion for mcp; the candidates come from mcp itself.
+#   mcp completion bash > ~/.local/share/bash-completion/completions/mcp
+# or, in ~/.bashrc:
+#   source <(mcp completion bash)
+_mcp_complete() {
+	local IFS=$'\n'
+	COMPREPLY=($(COMP_LINE="${COMP_LINE:0:COMP_POINT}" COMP_POINT="$COMP_POINT" command mcp 2>/dev/null))
+}
+complete -o default -o bashdefault -F _mcp_complete mcp
+`,
+	"zsh": `#compdef mcp
+# zsh completion for mcp; the candidates come from mcp itself.
+#   mcp completion zsh > "${fpath[1]}/_mcp"
+# or, in ~/.zshrc after compinit:
+#   source <(mcp completion zsh)
+_mcp() {
+	local line="${(j: :)${(@)words[1,CURRENT-1]}} ${PREFIX}"
+	local -a candidates
+	candidates=(${(f)"$(COMP_LINE="$line" COMP_POINT=${#line} command mcp 2>/dev/null)"})
+	if (( ${#candidates} )); then
+		compadd -- "${candidates[@]}"
+	else
+		_files
+	fi
+}
+if [[ "${funcstack[1]}" == _mcp ]]; then
+	_mcp "$@"
+else
+	compdef _mcp mcp
+fi
+`,
+	"fish": `# fish completion for mcp; the candidates come from mcp itself.
+#   mcp completion fish > ~/.config/fish/completions/mcp.fish
+function __mcp_complete
+	set -l line (commandline --current-process --cut-at-cursor)
+	set -lx COMP_LINE (string join ' ' -- $line)
+	set -lx COMP_POINT (string length -- "$COMP_LINE")
+	command mcp 2>/dev/null
+end
+complete --command mcp --no-files --arguments '(__mcp_complete)'
+`,
+}
+
+// manCmd prints mcp(1) in roff, generated from the host grammar. It is
+// hidden: it serves packaging, not daily use.
+type manCmd struct{}
+
+func (manCmd) Run(a *app, k *kong.Context) error {
+	page := mangokong.NewManPage(1, k.Model).
+		WithLongDescription("mcp lets an agent with a shell, or a person at a terminal, use the tools of the MCP servers "+
+			"that a recipe authorizes, through four verbs: search, list, call and run. A recipe is a directory whose "+
+			"package.json names its servers and agents under pi.mcp; `mcp check` shows what each agent may use, and "+
+			"`mcp session start --agent NAME` fixes one agent's surface for every process started from that shell.").
+		WithSection("Sessions", "A process with MCP_SESSION set is inside a session: its surface is fixed when the session starts, "+
+			"mcp offers only search, list, call and run, and it refuses every other command, "+
+			"ad-hoc transports, URL selectors, config overrides and persistence flags with exit status 2.").
+		WithSection("Exit status", "0 ok; 1 the tool ran and reported an error; 2 usage error or refused; "+
+			"3 not available in this session; 4 upstream unavailable (start, connect, timeout); 5 invalid configuration.").
+		WithSection("Environment", "MCP_SESSION names the session this process belongs to (set by `mcp session start`).")
+	_, err := fmt.Fprint(a.stdout, page.Build(roff.NewDocument()))
+	return err
+}
