@@ -111,13 +111,39 @@ func TestBuild_Errors(t *testing.T) {
 	}
 }
 
+func TestValidate(t *testing.T) {
+	s := json.RawMessage(schema)
+	if err := Validate(s, json.RawMessage(`{"query":"x","limit":2}`)); err != nil {
+		t.Errorf("valid args refused: %v", err)
+	}
+	var ie *InvalidError
+	err := Validate(s, json.RawMessage(`{"limit":2}`))
+	if !errors.As(err, &ie) || len(ie.Missing) != 1 || ie.Missing[0] != "query" {
+		t.Errorf("missing required: got %v", err)
+	}
+	err = Validate(s, json.RawMessage(`{"query":"x","limit":0}`))
+	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "/limit") {
+		t.Errorf("minimum: got %v", err)
+	}
+	err = Validate(s, json.RawMessage(`{"query":"x","nope":1}`))
+	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "nope") {
+		t.Errorf("additionalProperties: got %v", err)
+	}
+	// A schema that refers elsewhere is not fetched: validation is left to the server.
+	remote := json.RawMessage(`{"type":"object","properties":{"a":{"$ref":"https://example.com/s.json"}}}`)
+	if err := Validate(remote, json.RawMessage(`{"a":1}`)); err != nil {
+		t.Errorf("remote ref: %v", err)
+	}
+	if err := Validate(nil, json.RawMessage(`{"a":1}`)); err != nil {
+		t.Errorf("no schema: %v", err)
+	}
+}
+
 func FuzzBuild(f *testing.F) {
 	f.Add(schema, `{"query":"x"}`, "limit=3", "tags=a")
 	f.Add(`{"type":"object"}`, "", "a:=[1,2]", "b=")
 	f.Add(`{"properties":{"x":{"type":["array","object"],"items":{"type":"number"}}}}`, "", "x=1", "x=2")
 	f.Add(`not json`, `{`, "=", ":=")
-	f.Add(`{"$ref":"#"}`, "", "a=1", "")
-	f.Add(`{"$schema":"http://json-schema.org/draft-07/schema#","properties":{"a":{"items":[{"type":"string"}],"additionalItems":false}}}`, "", "a:=[\"x\",1]", "b=2")
 	f.Fuzz(func(t *testing.T, schema, base, p1, p2 string) {
 		out, err := Build(json.RawMessage(schema), json.RawMessage(base), []string{p1, p2})
 		if err != nil {
@@ -127,5 +153,30 @@ func FuzzBuild(f *testing.F) {
 			t.Fatalf("Build produced invalid JSON %q", out)
 		}
 		_ = Validate(json.RawMessage(schema), out)
+	})
+}
+
+// FuzzValidate: no schema and no arguments make Validate panic or hang,
+// and every problem it reports is one line.
+func FuzzValidate(f *testing.F) {
+	for _, seed := range [][2]string{
+		{`{"type":"object","properties":{"limit":{"type":"integer","minimum":1}},"required":["limit"]}`, `{"limit":0}`},
+		{`{"$ref":"#"}`, `{}`},
+		{`{"type":"object","additionalProperties":false}`, `{"x":1}`},
+		{`{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"a":{"$ref":"#/definitions/a"}},"$ref":"#/definitions/a"}`, `{}`},
+		{`{"anyOf":[{"type":"string"},{"type":"object"}]}`, `null`},
+	} {
+		f.Add(seed[0], seed[1])
+	}
+	f.Fuzz(func(t *testing.T, schema, args string) {
+		err := Validate(json.RawMessage(schema), json.RawMessage(args))
+		var ie *InvalidError
+		if errors.As(err, &ie) {
+			for _, p := range ie.Problems {
+				if strings.ContainsAny(p, "\r\n") {
+					t.Fatalf("a problem spans lines: %q", p)
+				}
+			}
+		}
 	})
 }

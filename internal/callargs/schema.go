@@ -5,14 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"sort"
 	"strings"
-	"unicode/utf8"
-
-	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/mcpsh/mcp/catalog"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 )
 
 type propSchema struct {
@@ -45,14 +44,9 @@ func (e *InvalidError) Error() string {
 	return strings.Join(parts, "; ")
 }
 
-// maxProblems is how many violations an InvalidError lists by name.
-const maxProblems = 8
-
-// Validate checks args against the tool's input schema. Schemas of draft
-// 2020-12 (the default when $schema is absent) and draft-07 are checked. A
-// schema that cannot be checked here (another draft, a $ref to a document
-// elsewhere, references that loop) is let through: the server still
-// validates what it receives. Nothing is ever fetched.
+// Validate checks args against the tool's input schema. A schema that cannot
+// be compiled here (a remote $ref, an unknown draft) is not checked: the
+// server still validates what it receives.
 func Validate(schema, args json.RawMessage) error {
 	if len(bytes.TrimSpace(schema)) == 0 {
 		return nil
@@ -70,187 +64,63 @@ func Validate(schema, args json.RawMessage) error {
 	if len(missing) > 0 {
 		return &InvalidError{Missing: missing}
 	}
-	root, rs, err := compile(schema)
+	sch, err := compile(schema)
 	if err != nil {
 		return nil
 	}
-	var inst any
-	if err := json.Unmarshal(args, &inst); err != nil {
-		// Valid JSON that does not fit Go's numbers (1e999): leave it to the server.
-		return nil
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
+	if err != nil {
+		return &UsageError{Msg: "arguments are not valid JSON"}
 	}
-	if err := check(rs, inst); failed(err) {
-		return &InvalidError{Problems: leaves(root, inst, err)}
+	var ve *jsonschema.ValidationError
+	if err := sch.Validate(inst); errors.As(err, &ve) {
+		return &InvalidError{Problems: leaves(ve)}
+	} else if err != nil {
+		return nil
 	}
 	return nil
 }
 
-// drafts maps each accepted $schema, without a trailing #, to the spelling
-// the validator recognises.
-var drafts = map[string]string{
-	"": "",
-	"https://json-schema.org/draft/2020-12/schema": "https://json-schema.org/draft/2020-12/schema",
-	"http://json-schema.org/draft/2020-12/schema":  "https://json-schema.org/draft/2020-12/schema",
-	"http://json-schema.org/draft-07/schema":       "http://json-schema.org/draft-07/schema#",
-	"https://json-schema.org/draft-07/schema":      "http://json-schema.org/draft-07/schema#",
+type noLoader struct{}
+
+func (noLoader) Load(url string) (any, error) {
+	return nil, fmt.Errorf("schemas are not loaded from %s", url)
 }
 
-var errNotChecked = errors.New("the schema cannot be checked here")
-
-// compile parses and resolves schema, refusing drafts the validator does not
-// know, references to other documents, and references that loop.
-func compile(schema json.RawMessage) (*jsonschema.Schema, *jsonschema.Resolved, error) {
-	if err := walkable(schema); err != nil {
-		return nil, nil, err
-	}
-	root := new(jsonschema.Schema)
-	if err := json.Unmarshal(schema, root); err != nil {
-		return nil, nil, err
-	}
-	draft, ok := drafts[strings.TrimSuffix(strings.TrimSpace(root.Schema), "#")]
-	if !ok {
-		return nil, nil, fmt.Errorf("%w: unknown $schema %q", errNotChecked, root.Schema)
-	}
-	root.Schema = draft
-	rs, err := resolve(root)
+func compile(schema json.RawMessage) (*jsonschema.Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return root, rs, nil
+	c := jsonschema.NewCompiler()
+	c.UseLoader(noLoader{})
+	c.DefaultDraft(jsonschema.Draft2020)
+	if err := c.AddResource("tool-input.json", doc); err != nil {
+		return nil, err
+	}
+	return c.Compile("tool-input.json")
 }
 
-// resolve and check turn a panic of the validator into errNotChecked: it
-// asserts its own invariants that way, and a schema that trips one is left
-// to the server rather than ending the process.
-func resolve(s *jsonschema.Schema) (rs *jsonschema.Resolved, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			rs, err = nil, fmt.Errorf("%w: %v", errNotChecked, r)
-		}
-	}()
-	return s.Resolve(&jsonschema.ResolveOptions{Loader: noLoad})
-}
+var printer = message.NewPrinter(language.English)
 
-// noLoad refuses every schema outside the tool's own.
-func noLoad(u *url.URL) (*jsonschema.Schema, error) {
-	return nil, fmt.Errorf("%w: schemas are not loaded from %s", errNotChecked, u)
-}
-
-func check(rs *jsonschema.Resolved, inst any) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("%w: %v", errNotChecked, r)
-		}
-	}()
-	return rs.Validate(inst)
-}
-
-func failed(err error) bool { return err != nil && !errors.Is(err, errNotChecked) }
-
-// leaves turns a failed validation into one line per problem, each led by
-// the location in the arguments it concerns.
-//
-// The validator stops at the first failure and names the schema, not the
-// arguments, where it failed. So each argument is checked on its own
-// against the schema's properties, which finds the first problem of every
-// argument; then the whole object is checked with its properties taken as
-// given, which finds a problem of the object as a whole (a combination the
-// schema forbids, say). Within one argument only its first problem is
-// named.
-func leaves(root *jsonschema.Schema, inst any, whole error) []string {
+// leaves flattens a validation error tree into one line per failed keyword.
+func leaves(ve *jsonschema.ValidationError) []string {
 	var out []string
-	args, _ := inst.(map[string]any)
-	if root.Ref != "" && root.Schema == drafts["http://json-schema.org/draft-07/schema"] {
-		args = nil // draft-07 ignores the keywords beside a $ref
-	}
-	if rs, err := resolve(oneArgument(root)); err == nil && args != nil {
-		keys := make([]string, 0, len(args))
-		for k := range args {
-			keys = append(keys, k)
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) == 0 {
+			loc := "/" + strings.Join(e.InstanceLocation, "/")
+			out = append(out, fmt.Sprintf("%s: %s", loc, e.ErrorKind.LocalizedString(printer)))
+			return
 		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			if err := check(rs, map[string]any{k: args[k]}); failed(err) {
-				out = append(out, line("/"+escapePointer(k), err))
-			}
+		for _, c := range e.Causes {
+			walk(c)
 		}
 	}
-	if rs, err := resolve(objectOnly(root)); err == nil {
-		if err := check(rs, inst); failed(err) {
-			out = append(out, line("/", err))
-		}
-	}
-	if len(out) == 0 {
-		out = append(out, line("/", whole))
-	}
+	walk(ve)
 	sort.Strings(out)
-	if len(out) > maxProblems {
-		out = append(out[:maxProblems], fmt.Sprintf("and %d more", len(out)-maxProblems))
+	if len(out) > 8 {
+		out = append(out[:8], fmt.Sprintf("and %d more", len(out)-8))
 	}
 	return out
 }
-
-// oneArgument is root reduced to what applies to each property on its own:
-// properties, patternProperties and additionalProperties. Definitions and
-// identifiers stay so that references still resolve.
-func oneArgument(root *jsonschema.Schema) *jsonschema.Schema {
-	return &jsonschema.Schema{
-		ID:                   root.ID,
-		Schema:               root.Schema,
-		Anchor:               root.Anchor,
-		DynamicAnchor:        root.DynamicAnchor,
-		Defs:                 root.Defs,
-		Definitions:          root.Definitions,
-		Properties:           root.Properties,
-		PatternProperties:    root.PatternProperties,
-		AdditionalProperties: root.AdditionalProperties,
-	}
-}
-
-// objectOnly is root with every property schema replaced by one that
-// accepts anything, so that only rules about the object as a whole remain.
-func objectOnly(root *jsonschema.Schema) *jsonschema.Schema {
-	s := *root
-	s.Properties = anything(root.Properties)
-	s.PatternProperties = anything(root.PatternProperties)
-	if s.AdditionalProperties != nil {
-		s.AdditionalProperties = &jsonschema.Schema{}
-	}
-	return &s
-}
-
-func anything(m map[string]*jsonschema.Schema) map[string]*jsonschema.Schema {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]*jsonschema.Schema, len(m))
-	for k := range m {
-		out[k] = &jsonschema.Schema{}
-	}
-	return out
-}
-
-// maxLine bounds one problem line; the validator quotes values whole.
-const maxLine = 160
-
-// line is "location: message", where message is the validator's innermost
-// error: the failed keyword and why, without the chain of schemas above it.
-func line(loc string, err error) string {
-	for {
-		inner := errors.Unwrap(err)
-		if inner == nil {
-			break
-		}
-		err = inner
-	}
-	msg := strings.Join(strings.Fields(err.Error()), " ")
-	if utf8.RuneCountInString(msg) > maxLine {
-		r := []rune(msg)
-		msg = string(r[:maxLine]) + "…"
-	}
-	return loc + ": " + msg
-}
-
-var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
-
-func escapePointer(s string) string { return pointerEscaper.Replace(s) }

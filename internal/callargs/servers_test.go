@@ -27,17 +27,17 @@ func TestValidate_servers(t *testing.T) {
 	}{
 		{testenv.EverythingStdio, "get-sum", `{"a":2,"b":40}`, nil},
 		{testenv.EverythingStdio, "get-sum", `{"a":"two","b":40}`,
-			[]string{`/a: type: two has type "string", want "number"`}},
+			[]string{`/a: got string, want number`}},
 		{testenv.EverythingStdio, "get-resource-links", `{"count":11}`,
-			[]string{`/count: maximum: 11/1 is greater than 10.000000`}},
+			[]string{`/count: maximum: got 11, want 10`}},
 		{testenv.EverythingStdio, "get-structured-content", `{"location":"Chicago"}`, nil},
 		{testenv.EverythingStdio, "get-structured-content", `{"location":"Paris"}`,
-			[]string{`/location: enum: Paris does not equal any of: [New York Chicago Los Angeles]`}},
+			[]string{`/location: value must be one of 'New York', 'Chicago', 'Los Angeles'`}},
 		{testenv.Memory, "create_entities", `{"entities":[{"name":"Ada","entityType":"person","observations":[]}]}`, nil},
 		{testenv.Memory, "create_entities", `{"entities":[{"name":"Ada","entityType":"person"}]}`,
-			[]string{`/entities: required: missing properties: ["observations"]`}},
+			[]string{`/entities/0: missing property 'observations'`}},
 		{testenv.Memory, "open_nodes", `{"names":["Ada",7]}`,
-			[]string{`/names: type: 7 has type "integer", want "string"`}},
+			[]string{`/names/1: got number, want string`}},
 	}
 	ups := map[string]mux.Upstream{}
 	schemas := map[string]json.RawMessage{}

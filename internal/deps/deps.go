@@ -10,10 +10,10 @@ import (
 	_ "github.com/dop251/goja"
 	_ "github.com/fsnotify/fsnotify"
 	_ "github.com/google/go-cmp/cmp"
-	_ "github.com/google/jsonschema-go/jsonschema"
 	_ "github.com/mark3labs/mcp-go/client"
 	_ "github.com/mark3labs/mcp-go/server"
 	_ "github.com/rogpeppe/go-internal/testscript"
+	_ "github.com/santhosh-tekuri/jsonschema/v6"
 	_ "go.yaml.in/yaml/v3"
 	_ "golang.org/x/sync/errgroup"
 )
