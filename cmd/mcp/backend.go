@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -19,6 +20,11 @@ import (
 // running. Where none can run, it connects directly, with a warning.
 func (a *app) backend(ctx context.Context) (mux.Backend, error) {
 	if !mux.DaemonSupported || os.Getenv(noMuxEnv) != "" || (a.inSession() && !session.ValidID(a.sessionID)) {
+		return a.engine()
+	}
+	if !a.inSession() && goRunBinary() {
+		// go run deletes this binary when it exits; a multiplexer of its
+		// build would serve no later invocation.
 		return a.engine()
 	}
 	var spec daemonSpec
@@ -88,6 +94,18 @@ func (a *app) ensureDaemon(ctx context.Context, sessionID string, inSession bool
 		return mux.Ensure(ctx, socket, mk)
 	}
 	return c, nil
+}
+
+// goRunBinary says whether this binary was built by `go run`, which keeps
+// it in a temporary go-build directory and deletes it on exit.
+func goRunBinary() bool {
+	exe, err := os.Executable()
+	return err == nil && isGoRunPath(exe)
+}
+
+func isGoRunPath(exe string) bool {
+	dir := filepath.Dir(exe)
+	return filepath.Base(dir) == "exe" && strings.HasPrefix(filepath.Base(filepath.Dir(filepath.Dir(dir))), "go-build")
 }
 
 // progress says whether to tell a person at a terminal that a server is

@@ -202,3 +202,17 @@ func TestConnectingProgress(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+func TestIsGoRunPath(t *testing.T) {
+	for path, want := range map[string]bool{
+		"/tmp/go-build2674839/b001/exe/mcp":         true,
+		"/home/u/.cache/tmp/go-build1/b001/exe/mcp": true,
+		"/usr/local/bin/mcp":                        false,
+		"/home/u/go/bin/mcp":                        false,
+		"/tmp/exe/mcp":                              false,
+	} {
+		if got := isGoRunPath(path); got != want {
+			t.Errorf("isGoRunPath(%q) = %v, want %v", path, got, want)
+		}
+	}
+}
