@@ -199,3 +199,38 @@ func camelParts(s string) []string {
 	}
 	return append(parts, string(rs[from:]))
 }
+
+// pairFilterType is the bleve registry name of the filter below.
+const pairFilterType = "mcp_word_pairs"
+
+// pairFilter replaces a token stream by the pairs of adjacent words in it,
+// each pair one token ("read file"). The joined form of a split word is not
+// a word of its own here.
+type pairFilter struct{}
+
+func (pairFilter) Filter(in analysis.TokenStream) analysis.TokenStream {
+	var out analysis.TokenStream
+	var prev *analysis.Token
+	for _, t := range in {
+		if t.KeyWord && prev != nil && t.Position == prev.Position {
+			continue
+		}
+		if prev != nil {
+			term := make([]byte, 0, len(prev.Term)+1+len(t.Term))
+			term = append(append(append(term, prev.Term...), ' '), t.Term...)
+			out = append(out, &analysis.Token{
+				Term: term, Start: prev.Start, End: t.End, Position: len(out) + 1, Type: analysis.Shingle,
+			})
+		}
+		prev = t
+	}
+	return out
+}
+
+func init() {
+	if err := registry.RegisterTokenFilter(pairFilterType, func(map[string]interface{}, *registry.Cache) (analysis.TokenFilter, error) {
+		return pairFilter{}, nil
+	}); err != nil {
+		panic(err)
+	}
+}

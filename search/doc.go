@@ -20,6 +20,7 @@ const (
 	fieldTool   = "tool"   // name, title, desc and params in one field
 	fieldAll    = "all"    // tool and srv in one field
 	fieldSDoc   = "sdoc"   // server documents only: what the server is about
+	fieldPairs  = "pairs"  // adjacent word pairs of the name and title
 	stemSuffix  = "_st"
 )
 
@@ -113,6 +114,7 @@ func toolDoc(t catalog.Tool, info ServerInfo, fields map[string]bool) map[string
 		fieldSrv:    srv,
 		fieldTool:   tool,
 		fieldAll:    strings.Join(nonEmpty(tool, srv), "\n"),
+		fieldPairs:  strings.Join(nonEmpty(t.Name, t.Title), "\n"),
 	})
 }
 

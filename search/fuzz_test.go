@@ -10,6 +10,7 @@ func FuzzSearch(f *testing.F) {
 	for _, s := range []string{
 		"", "stock price", "write_file", "getNews", "天气", "\xff\x00", "a'b's", "*?~^:\"()",
 		"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB", strings.Repeat("get ", 200),
+		"weahter forcast pricing", "Überprüfüng größen",
 	} {
 		f.Add(s, 5)
 	}

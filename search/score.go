@@ -99,72 +99,102 @@ func queryWords(m mapping.IndexMapping, text string) []queryWord {
 	return out
 }
 
-// bm25f scores the documents that hold any of words in the weighted fields:
-// for each word, a document's term frequency is the weighted sum over fields
-// of the field's frequency divided by the field's length normalization; the
-// sum is saturated once (K1) and multiplied by the word's idf among the n
-// documents, counting a document that has the word in any field. Scores are
-// keyed by internal document number.
-func (ix *Index) bm25f(r index.IndexReader, words []queryWord, fields []Clause, n int, stats fieldStats) (map[uint64]float64, error) {
-	k1, b := ix.tune.K1, ix.tune.B
-	scores := map[uint64]float64{}
+// docScore is a document's score and how many query words it matched.
+type docScore struct {
+	score   float64
+	matched int
+}
+
+// bm25f scores the documents that hold any of the query's words in the
+// weighted fields and adds weight times the score to into, keyed by internal
+// document number. A word is a group of terms that count as one (a query
+// word and the index words standing for it). For each word, a document's
+// term frequency is the weighted sum over fields and terms of the field's
+// frequency divided by the field's length normalization; the sum is
+// saturated once (K1) and multiplied by the word's idf among the n
+// documents, counting a document that has any of its terms in any field.
+// It returns each word's document frequency.
+func (ix *Index) bm25f(r index.IndexReader, words [][]string, fields []Clause, n int, stats fieldStats, weight float64, into map[uint64]*docScore) ([]int, error) {
+	k1 := ix.tune.K1
+	dfs := make([]int, len(words))
 	if n == 0 {
-		return scores, nil
+		return dfs, nil
 	}
 	tf := map[uint64]float64{}
 	var tfd index.TermFieldDoc
-	for _, w := range words {
+	for i, terms := range words {
 		clear(tf)
 		for _, c := range fields {
-			term := w.word
-			base, stemmed := strings.CutSuffix(c.Field, stemSuffix)
-			if stemmed {
-				term = w.stem
+			b := c.B
+			if b == 0 {
+				b = ix.tune.B
 			}
-			avg := float64(stats.Len[base]) / float64(n)
+			avg := float64(stats.Len[strings.TrimSuffix(c.Field, stemSuffix)]) / float64(n)
 			if avg <= 0 {
 				continue
 			}
-			rd, err := r.TermFieldReader(context.Background(), []byte(term), c.Field, true, true, false)
-			if err != nil {
-				return nil, err
-			}
-			for {
-				d, err := rd.Next(tfd.Reset())
+			for _, term := range terms {
+				rd, err := r.TermFieldReader(context.Background(), []byte(term), c.Field, true, true, false)
 				if err != nil {
-					_ = rd.Close()
 					return nil, err
 				}
-				if d == nil {
-					break
+				for {
+					d, err := rd.Next(tfd.Reset())
+					if err != nil {
+						_ = rd.Close()
+						return nil, err
+					}
+					if d == nil {
+						break
+					}
+					length := 1.0
+					if d.Norm > 0 {
+						length = 1 / (d.Norm * d.Norm) // bleve stores 1/√length
+					}
+					tf[d.ID.Value()] += c.Weight * float64(d.Freq) / (1 - b + b*length/avg)
 				}
-				length := 1.0
-				if d.Norm > 0 {
-					length = 1 / (d.Norm * d.Norm) // bleve stores 1/√length
+				if err := rd.Close(); err != nil {
+					return nil, err
 				}
-				tf[d.ID.Value()] += c.Weight * float64(d.Freq) / (1 - b + b*length/avg)
-			}
-			if err := rd.Close(); err != nil {
-				return nil, err
 			}
 		}
 		df := float64(len(tf))
-		if df == 0 {
+		dfs[i] = len(tf)
+		if df == 0 || (ix.tune.MaxDF > 0 && df > ix.tune.MaxDF*float64(n)) {
 			continue
 		}
 		idf := math.Log(1 + (float64(n)-df+0.5)/(df+0.5))
 		for doc, x := range tf {
-			scores[doc] += idf * x * (k1 + 1) / (k1 + x)
+			ds := into[doc]
+			if ds == nil {
+				ds = &docScore{}
+				into[doc] = ds
+			}
+			ds.score += weight * idf * x * (k1 + 1) / (k1 + x)
+			ds.matched++
 		}
 	}
-	return scores, nil
+	return dfs, nil
 }
 
-// rank scores the tools for text: BM25F over the tuning's clauses plus
-// ServerWeight times the BM25 score of the tool's server document. It
+// groups makes each term a word of its own, dropping repeats.
+func groups(terms []string) [][]string {
+	seen := map[string]bool{}
+	var out [][]string
+	for _, t := range terms {
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, []string{t})
+		}
+	}
+	return out
+}
+
+// rank scores the tools for text (see Tuning for the parts of a score). It
 // returns scores by document id ("server.tool").
 func (ix *Index) rank(text string) (map[string]float64, error) {
-	words := queryWords(ix.bi.Mapping(), text)
+	m := ix.bi.Mapping()
+	words := queryWords(m, text)
 	out := map[string]float64{}
 	if len(words) == 0 {
 		return out, nil
@@ -178,33 +208,130 @@ func (ix *Index) rank(text string) (map[string]float64, error) {
 		return nil, err
 	}
 	defer r.Close()
-	stats := ix.totals()
-	tools, err := ix.bm25f(r, words, ix.tune.Clauses, stats.Docs, stats)
+	q := &ranking{ix: ix, r: r, stats: ix.totals(), tools: map[uint64]*docScore{}}
+	t := ix.tune
+	exact := make([]string, len(words))
+	stems := make([]string, len(words))
+	for i, w := range words {
+		exact[i], stems[i] = w.word, w.stem
+	}
+	// The query's own words: only they count as matched for CoordBonus.
+	dfs, err := ix.bm25f(r, groups(exact), t.Clauses, q.stats.Docs, q.stats, 1, q.tools)
 	if err != nil {
 		return nil, err
 	}
-	srv := map[string]float64{}
-	if w := ix.tune.ServerWeight; w > 0 && len(tools) > 0 {
-		sdocs, err := ix.bm25f(r, words, []Clause{{fieldSDoc, 1}}, stats.Servers, stats)
+	if t.StemWeight > 0 {
+		var twins []Clause
+		for _, c := range t.Clauses {
+			if !strings.HasSuffix(c.Field, stemSuffix) {
+				c.Field += stemSuffix
+				twins = append(twins, c)
+			}
+		}
+		if _, err := q.add(groups(stems), twins, t.StemWeight, false); err != nil {
+			return nil, err
+		}
+	}
+	if t.StemBackoff > 0 || t.FuzzyBackoff > 0 {
+		var missing []string
+		for i, w := range exact {
+			if dfs[i] == 0 {
+				missing = append(missing, w)
+			}
+		}
+		variants, near, err := ix.backoff(r, missing, len(words))
 		if err != nil {
 			return nil, err
 		}
-		for doc, sc := range sdocs {
-			id, err := r.ExternalID(index.NewIndexInternalID(nil, doc))
-			if err != nil {
-				return nil, err
-			}
-			srv[id] = w * sc
+		if _, err := q.add(variants, t.Clauses, t.StemBackoff, false); err != nil {
+			return nil, err
+		}
+		if _, err := q.add(near, t.Clauses, t.FuzzyBackoff, false); err != nil {
+			return nil, err
 		}
 	}
-	for doc, sc := range tools {
+	if a := m.AnalyzerNamed(analyzerPairs); t.PairWeight > 0 && a != nil {
+		var pairs []string
+		for _, tok := range a.Analyze([]byte(text)) {
+			pairs = append(pairs, string(tok.Term))
+		}
+		if len(pairs) > maxQueryTerms {
+			pairs = pairs[:maxQueryTerms]
+		}
+		if _, err := q.add(groups(pairs), []Clause{{Field: fieldPairs, Weight: 1}}, t.PairWeight, true); err != nil {
+			return nil, err
+		}
+	}
+	srv, err := q.servers(groups(exact))
+	if err != nil {
+		return nil, err
+	}
+	for doc, ds := range q.tools {
 		id, err := r.ExternalID(index.NewIndexInternalID(nil, doc))
 		if err != nil {
 			return nil, err
 		}
-		if s, _, ok := strings.Cut(id, "."); ok {
-			out[id] = sc + srv[s]
+		s, _, ok := strings.Cut(id, ".")
+		if !ok {
+			continue
 		}
+		sc := ds.score
+		if t.CoordBonus > 0 {
+			sc *= 1 + t.CoordBonus*float64(ds.matched)/float64(len(words))
+		}
+		out[id] = sc + srv[s]
 	}
 	return out, nil
+}
+
+// ranking is one query's scoring in progress.
+type ranking struct {
+	ix    *Index
+	r     index.IndexReader
+	stats fieldStats
+	tools map[uint64]*docScore // by internal document number
+}
+
+// add adds weight times the BM25F score of words over fields to the tools'
+// scores, only to tools scored already when onlyScored is set. It returns
+// each word's document frequency.
+func (q *ranking) add(words [][]string, fields []Clause, weight float64, onlyScored bool) ([]int, error) {
+	if len(words) == 0 || weight <= 0 {
+		return make([]int, len(words)), nil
+	}
+	extra := map[uint64]*docScore{}
+	dfs, err := q.ix.bm25f(q.r, words, fields, q.stats.Docs, q.stats, weight, extra)
+	if err != nil {
+		return nil, err
+	}
+	for doc, ds := range extra {
+		if e := q.tools[doc]; e != nil {
+			e.score += ds.score
+		} else if !onlyScored {
+			q.tools[doc] = &docScore{score: ds.score}
+		}
+	}
+	return dfs, nil
+}
+
+// servers returns ServerWeight times the BM25 score of each server document
+// for words, by server id.
+func (q *ranking) servers(words [][]string) (map[string]float64, error) {
+	srv := map[string]float64{}
+	w := q.ix.tune.ServerWeight
+	if w <= 0 || len(q.tools) == 0 {
+		return srv, nil
+	}
+	sdocs := map[uint64]*docScore{}
+	if _, err := q.ix.bm25f(q.r, words, []Clause{{Field: fieldSDoc, Weight: 1}}, q.stats.Servers, q.stats, w, sdocs); err != nil {
+		return nil, err
+	}
+	for doc, ds := range sdocs {
+		id, err := q.r.ExternalID(index.NewIndexInternalID(nil, doc))
+		if err != nil {
+			return nil, err
+		}
+		srv[id] = ds.score
+	}
+	return srv, nil
 }

@@ -43,12 +43,38 @@ type Tuning struct {
 	// BleveScoring ranks with bleve's own BM25 (one match query per clause,
 	// their weighted scores added) instead of this package's BM25F.
 	BleveScoring bool
+
+	// StemWeight, when positive, adds a second BM25F over the stemmed twins
+	// of the clauses' fields, searched with the query's stems, at this
+	// weight. An exact match scores in both passes, a morphological variant
+	// only in this one; each pass has its own idf. Stemmer must be set.
+	StemWeight float64
+	// StemBackoff and FuzzyBackoff, when positive, stand in for a query word
+	// that no tool has (see backoff): its variants in the index, the words
+	// with the same Porter stem whatever Stemmer says, count as that word at
+	// StemBackoff; when it has none, the index words one edit away count as
+	// it at FuzzyBackoff. By default (StemWeight 0) the stems of words the
+	// index has are not searched: that lost more (tools matching only a
+	// variant of a word outranked tools matching the word) than it won.
+	StemBackoff, FuzzyBackoff float64
+	// PairWeight, when positive, adds this weight times the BM25 score of
+	// the query's pairs of adjacent words among the pairs of adjacent words
+	// of the tool's name and title: a bonus for a multi-word name said in
+	// order. It only lifts tools that match otherwise.
+	PairWeight float64
+	// CoordBonus multiplies a tool's score by 1 + CoordBonus * m / w, where
+	// m of the query's w distinct words are found in the tool.
+	CoordBonus float64
+	// MaxDF, when positive, ignores a query word found in more than this
+	// share of the tools.
+	MaxDF float64
 }
 
 // Clause is one field a query searches and its weight.
 type Clause struct {
 	Field  string
 	Weight float64
+	B      float64 // length normalization of this field; 0 means Tuning.B
 }
 
 // DefaultTuning returns the choices the index uses; bench/searchquality
@@ -59,23 +85,26 @@ func DefaultTuning() Tuning {
 		Catenate:     true,
 		MinRunes:     2,
 		StopWords:    true,
-		Clauses:      []Clause{{fieldTool, 1}, {fieldSrv, 0.3}},
+		Clauses:      []Clause{{Field: fieldTool, Weight: 1}, {Field: fieldSrv, Weight: 0.3}},
 		K1:           1.2,
 		B:            0.75,
 		ServerWeight: 0.5,
+		StemBackoff:  1,
+		FuzzyBackoff: 1,
 	}
 }
 
 // BaselineTuning is plain BM25 over one combined field with bleve's
 // standard analyzer and a bleve match query.
 func BaselineTuning() Tuning {
-	return Tuning{Baseline: true, Clauses: []Clause{{fieldAll, 1}}}
+	return Tuning{Baseline: true, Clauses: []Clause{{Field: fieldAll, Weight: 1}}}
 }
 
 const (
 	tokenizerName = "mcp_tokenizer"
 	analyzerWords = "mcp_words"
 	analyzerStem  = "mcp_stem"
+	analyzerPairs = "mcp_pairs"
 )
 
 // fields returns the document fields t searches, so that only those are
@@ -84,6 +113,12 @@ func (t Tuning) fields() map[string]bool {
 	f := map[string]bool{}
 	for _, c := range t.Clauses {
 		f[c.Field] = true
+		if t.StemWeight > 0 && !strings.HasSuffix(c.Field, stemSuffix) {
+			f[c.Field+stemSuffix] = true
+		}
+	}
+	if t.PairWeight > 0 {
+		f[fieldPairs] = true
 	}
 	if t.ServerWeight > 0 && !t.Baseline {
 		f[fieldSDoc] = true
@@ -98,12 +133,18 @@ func (t Tuning) validate() error {
 	}
 	for _, c := range t.Clauses {
 		base, stem := strings.CutSuffix(c.Field, stemSuffix)
-		if !known[base] || (stem && (t.Stemmer == "" || t.Baseline)) || c.Weight <= 0 {
+		if !known[base] || (stem && (t.Stemmer == "" || t.Baseline)) || c.Weight <= 0 || c.B < 0 || c.B > 1 {
 			return fmt.Errorf("search: invalid clause %s^%v", c.Field, c.Weight)
 		}
 	}
 	if len(t.Clauses) == 0 {
 		return fmt.Errorf("search: no clauses")
+	}
+	if t.StemWeight > 0 && (t.Stemmer == "" || t.Baseline) {
+		return fmt.Errorf("search: StemWeight needs a Stemmer")
+	}
+	if t.PairWeight > 0 && t.Baseline {
+		return fmt.Errorf("search: PairWeight needs the words analyzer")
 	}
 	return nil
 }
@@ -139,6 +180,14 @@ func newMapping(t Tuning) (*mapping.IndexMappingImpl, error) {
 			return nil, err
 		}
 		words = analyzerWords
+		if t.PairWeight > 0 {
+			if err := m.AddCustomAnalyzer(analyzerPairs, map[string]interface{}{
+				"type": custom.Name, "tokenizer": tokenizerName,
+				"token_filters": append(append([]string{}, filters...), pairFilterType),
+			}); err != nil {
+				return nil, err
+			}
+		}
 		if t.Stemmer != "" {
 			sf, ok := map[string]string{
 				"porter": porter.Name, "snowball": en.SnowballStemmerName, "plural": en.PluralStemmerName,
@@ -166,6 +215,8 @@ func newMapping(t Tuning) (*mapping.IndexMappingImpl, error) {
 		a := words
 		if strings.HasSuffix(f, stemSuffix) {
 			a = stem
+		} else if f == fieldPairs {
+			a = analyzerPairs
 		}
 		doc.AddFieldMappingsAt(f, textField(a))
 	}

@@ -14,6 +14,7 @@ type variant struct {
 	edit func(*search.Tuning)
 }
 
+// cl makes clauses from field, weight pairs.
 func cl(kv ...interface{}) []search.Clause {
 	var out []search.Clause
 	for i := 0; i < len(kv); i += 2 {
@@ -26,29 +27,35 @@ func cl(kv ...interface{}) []search.Clause {
 // replaces it whole).
 var variants = []variant{
 	{"baseline: standard analyzer, all, bleve match query", func(t *search.Tuning) { *t = search.BaselineTuning() }},
-	{"default: words analyzer, BM25F tool+0.3 srv, server doc 0.5", func(*search.Tuning) {}},
+	{"default (see README)", func(*search.Tuning) {}},
 	{"scoring: bleve BM25 instead of BM25F", func(t *search.Tuning) { t.BleveScoring = true }},
 	{"analysis: no camelCase split", func(t *search.Tuning) { t.SplitCamel = false }},
 	{"analysis: split words not also kept joined", func(t *search.Tuning) { t.Catenate = false }},
 	{"analysis: keep 1-character words", func(t *search.Tuning) { t.MinRunes = 1 }},
 	{"analysis: keep stop words", func(t *search.Tuning) { t.StopWords = false }},
-	{"stemming: porter only (tool_st, srv_st)", func(t *search.Tuning) {
+	{"stemming: porter stems instead of words", func(t *search.Tuning) {
 		t.Stemmer = "porter"
 		t.Clauses = cl("tool_st", 1.0, "srv_st", .3)
 	}},
-	{"stemming: porter added (+tool_st)", func(t *search.Tuning) {
-		t.Stemmer = "porter"
-		t.Clauses = append(t.Clauses, search.Clause{Field: "tool_st", Weight: 1})
-	}},
-	{"stemming: plural added (+tool_st)", func(t *search.Tuning) {
-		t.Stemmer = "plural"
-		t.Clauses = append(t.Clauses, search.Clause{Field: "tool_st", Weight: 1})
-	}},
+	{"stemming: porter twin fields alongside, weight 1", func(t *search.Tuning) { t.Stemmer, t.StemWeight = "porter", 1 }},
+	{"stemming: porter twin fields alongside, weight 0.3", func(t *search.Tuning) { t.Stemmer, t.StemWeight = "porter", .3 }},
+	{"stemming: plural twin fields alongside, weight 1", func(t *search.Tuning) { t.Stemmer, t.StemWeight = "plural", 1 }},
+	{"back-off: none", func(t *search.Tuning) { t.StemBackoff, t.FuzzyBackoff = 0, 0 }},
+	{"back-off: no stem variants", func(t *search.Tuning) { t.StemBackoff = 0 }},
+	{"back-off: no fuzzy", func(t *search.Tuning) { t.FuzzyBackoff = 0 }},
+	{"back-off: fuzzy weight 0.5", func(t *search.Tuning) { t.FuzzyBackoff = .5 }},
 	{"fields: one combined field (all)", func(t *search.Tuning) { t.Clauses = cl("all", 1.0) }},
 	{"fields: tool only (no srv)", func(t *search.Tuning) { t.Clauses = cl("tool", 1.0) }},
 	{"fields: srv weight 1", func(t *search.Tuning) { t.Clauses = cl("tool", 1.0, "srv", 1.0) }},
-	{"fields: name+desc+params+srv", func(t *search.Tuning) {
-		t.Clauses = cl("name", 1.0, "desc", 1.0, "params", 1.0, "srv", .3)
+	{"fields: name, title, desc, params, srv apart", func(t *search.Tuning) {
+		t.Clauses = cl("name", 1.0, "title", 1.0, "desc", 1.0, "params", 1.0, "srv", .3)
+	}},
+	{"fields: apart, params 0.5", func(t *search.Tuning) {
+		t.Clauses = cl("name", 1.0, "title", 1.0, "desc", 1.0, "params", .5, "srv", .3)
+	}},
+	{"fields: apart, b per field (name .3, params .9)", func(t *search.Tuning) {
+		t.Clauses = cl("name", 1.0, "title", 1.0, "desc", 1.0, "params", 1.0, "srv", .3)
+		t.Clauses[0].B, t.Clauses[1].B, t.Clauses[3].B = .3, .3, .9
 	}},
 	{"fields: name boosted (+name 1)", func(t *search.Tuning) {
 		t.Clauses = append(t.Clauses, search.Clause{Field: "name", Weight: 1})
@@ -56,7 +63,11 @@ var variants = []variant{
 	{"server doc: weight 0", func(t *search.Tuning) { t.ServerWeight = 0 }},
 	{"server doc: weight 1", func(t *search.Tuning) { t.ServerWeight = 1 }},
 	{"bm25: b 0.5", func(t *search.Tuning) { t.B = .5 }},
+	{"bm25: k1 0.9", func(t *search.Tuning) { t.K1 = .9 }},
 	{"bm25: k1 2", func(t *search.Tuning) { t.K1 = 2 }},
+	{"proximity: name word pairs, weight 0.5", func(t *search.Tuning) { t.PairWeight = .5 }},
+	{"coverage: coordination bonus 0.5", func(t *search.Tuning) { t.CoordBonus = .5 }},
+	{"common words: ignore words in >20% of tools", func(t *search.Tuning) { t.MaxDF = .2 }},
 }
 
 func ablate(w io.Writer, c *benchdata.Catalog, pops []population) error {
@@ -74,7 +85,7 @@ func ablate(w io.Writer, c *benchdata.Catalog, pops []population) error {
 		v.edit(&t)
 		fmt.Fprintf(w, "| %s |", v.name)
 		for _, p := range pops {
-			m, err := measure(c, t, p.queries, false)
+			m, err := measure(c, t, p, nil)
 			if err != nil {
 				return fmt.Errorf("%s: %w", v.name, err)
 			}

@@ -5,7 +5,11 @@
 //	go run ./bench/searchquality --catalog catalog.jsonl --queries queries.jsonl \
 //	    --keyword bench/searchquality/keyword_queries.jsonl
 //
-// --baseline measures plain BM25 over one combined field instead, and
+// With --keyword it also measures the keyword queries with one typo each
+// (keyword_typo: the two middle letters of the longest word swapped). --halves
+// adds the task queries at even and at odd positions as populations of their
+// own (task_even, task_odd), to check a choice tuned on one half against the
+// other. --baseline measures plain BM25 over one combined field instead, and
 // --ablation prints a table of what each analysis and ranking choice
 // contributes (each row changes one thing in the default).
 package main
@@ -32,12 +36,14 @@ func main() {
 	baseline := flag.Bool("baseline", false, "measure plain BM25 over one combined field")
 	ablation := flag.Bool("ablation", false, "print the ablation table (markdown) instead of JSON")
 	misses := flag.Bool("misses", false, "list on stderr the queries with no gold tool in the top 5")
+	split := flag.Bool("halves", false, "also measure the task queries at even and at odd positions")
 	flag.Parse()
 	if *catalogPath == "" || *queriesPath == "" {
 		fmt.Fprintln(os.Stderr, "searchquality: --catalog and --queries are required")
 		os.Exit(2)
 	}
-	if err := run(os.Stdout, *catalogPath, *queriesPath, *keywordPath, *baseline, *ablation, *misses); err != nil {
+	o := options{baseline: *baseline, ablation: *ablation, misses: *misses, halves: *split}
+	if err := run(os.Stdout, *catalogPath, *queriesPath, *keywordPath, o); err != nil {
 		fmt.Fprintln(os.Stderr, "searchquality:", err)
 		os.Exit(1)
 	}
@@ -48,33 +54,47 @@ type population struct {
 	queries []benchdata.Query
 }
 
-func run(w io.Writer, catalogPath, queriesPath, keywordPath string, baseline, ablation, misses bool) error {
+// options are the switches of a run.
+type options struct {
+	baseline, ablation, misses, halves bool
+}
+
+func run(w io.Writer, catalogPath, queriesPath, keywordPath string, o options) error {
 	c, err := benchdata.LoadCatalog(catalogPath)
 	if err != nil {
 		return err
 	}
-	pops := []population{{name: "task"}}
-	if pops[0].queries, err = benchdata.LoadQueries(queriesPath, c); err != nil {
+	tq, err := benchdata.LoadQueries(queriesPath, c)
+	if err != nil {
 		return err
+	}
+	pops := []population{{"task", tq}}
+	if o.halves {
+		even, odd := halves(tq)
+		pops = append(pops, population{"task_even", even}, population{"task_odd", odd})
 	}
 	if keywordPath != "" {
 		kq, err := benchdata.LoadQueries(keywordPath, c)
 		if err != nil {
 			return err
 		}
-		pops = append(pops, population{name: "keyword", queries: kq})
+		pops = append(pops, population{"keyword", kq}, population{"keyword_typo", typos(kq)})
 	}
-	if ablation {
+	if o.ablation {
 		return ablate(w, c, pops)
 	}
 	t := search.DefaultTuning()
 	name := "default"
-	if baseline {
+	if o.baseline {
 		t, name = search.BaselineTuning(), "baseline"
 	}
 	out := map[string]interface{}{"tuning": name, "tools": len(c.IDs)}
 	for _, p := range pops {
-		m, err := measure(c, t, p.queries, misses)
+		var missLog io.Writer
+		if o.misses && !strings.HasPrefix(p.name, "task_") {
+			missLog = os.Stderr
+		}
+		m, err := measure(c, t, p, missLog)
 		if err != nil {
 			return err
 		}
@@ -101,14 +121,16 @@ func build(c *benchdata.Catalog, t search.Tuning) (*search.Index, error) {
 	return ix, nil
 }
 
-func measure(c *benchdata.Catalog, t search.Tuning, qs []benchdata.Query, misses bool) (Metrics, error) {
+// measure indexes c with t and judges the queries of p. With misses set, it
+// writes there each query with no gold tool in the top 5.
+func measure(c *benchdata.Catalog, t search.Tuning, p population, misses io.Writer) (Metrics, error) {
 	ix, err := build(c, t)
 	if err != nil {
 		return Metrics{}, err
 	}
 	defer ix.Close()
 	var m Metrics
-	for _, q := range qs {
+	for _, q := range p.queries {
 		hits, err := ix.Search(q.Query, search.Options{Limit: depth})
 		if err != nil {
 			return Metrics{}, fmt.Errorf("query %q: %w", q.Query, err)
@@ -119,12 +141,12 @@ func measure(c *benchdata.Catalog, t search.Tuning, qs []benchdata.Query, misses
 		}
 		j := judge(ranked, q.GoldGroups)
 		m.accumulate(j, len(q.GoldGroups))
-		if misses && j.hit(5) == 0 {
+		if misses != nil && j.hit(5) == 0 {
 			top := ranked
 			if len(top) > 5 {
 				top = top[:5]
 			}
-			fmt.Fprintf(os.Stderr, "miss: %q\n  gold: %v\n  top5: %s\n", q.Query, q.GoldGroups, strings.Join(top, " "))
+			fmt.Fprintf(misses, "miss (%s): %q\n  gold: %v\n  top5: %s\n", p.name, q.Query, q.GoldGroups, strings.Join(top, " "))
 		}
 	}
 	m.finish()

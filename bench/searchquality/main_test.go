@@ -57,7 +57,7 @@ func TestRun(t *testing.T) {
 `)
 	for _, baseline := range []bool{false, true} {
 		var out bytes.Buffer
-		if err := run(&out, cat, qs, qs, baseline, false, false); err != nil {
+		if err := run(&out, cat, qs, qs, options{baseline: baseline, halves: true}); err != nil {
 			t.Fatal(err)
 		}
 		var res map[string]json.RawMessage
@@ -71,16 +71,46 @@ func TestRun(t *testing.T) {
 		if m.Queries != 2 || m.Hit10 != 1 || m.MRR <= 0.5 {
 			t.Errorf("baseline=%v: metrics %+v", baseline, m)
 		}
-		if _, ok := res["keyword"]; !ok {
-			t.Error("keyword population missing")
+		for _, p := range []string{"keyword", "keyword_typo", "task_even", "task_odd"} {
+			if _, ok := res[p]; !ok {
+				t.Errorf("population %s missing", p)
+			}
 		}
 	}
 	var table bytes.Buffer
-	if err := run(&table, cat, qs, "", false, true, false); err != nil {
+	if err := run(&table, cat, qs, "", options{ablation: true}); err != nil {
 		t.Fatal(err)
 	}
 	if n := strings.Count(table.String(), "\n"); n != len(variants)+2 {
 		t.Errorf("ablation table has %d lines:\n%s", n, table.String())
+	}
+}
+
+func TestTypo(t *testing.T) {
+	tests := []struct {
+		in, want string
+		ok       bool
+	}{
+		{"weather forecast", "weather forceast", true}, // the longest word, first of equals
+		{"stock price today", "sotck price today", true},
+		{"get mp3", "get mp3", false},      // no word of five letters
+		{"base64 x", "base64 x", false},    // not letters only
+		{"coffee", "coffee", false},        // swapping "ff" changes nothing
+		{"Übergrößen", "Überrgößen", true}, // letters, not bytes
+	}
+	for _, tt := range tests {
+		got, ok := typo(tt.in)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("typo(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+	qs := []benchdata.Query{{Query: "get mp3"}, {Query: "weather"}}
+	if got := typos(qs); len(got) != 1 || got[0].Query != "wetaher" || qs[1].Query != "weather" {
+		t.Errorf("typos = %v (input now %v)", got, qs)
+	}
+	even, odd := halves([]benchdata.Query{{Query: "a"}, {Query: "b"}, {Query: "c"}})
+	if len(even) != 2 || len(odd) != 1 || odd[0].Query != "b" {
+		t.Errorf("halves = %v, %v", even, odd)
 	}
 }
 
