@@ -36,6 +36,7 @@ type serverMetadata struct {
 	AuthorizationEndpoint                      string   `json:"authorization_endpoint"`
 	TokenEndpoint                              string   `json:"token_endpoint"`
 	RegistrationEndpoint                       string   `json:"registration_endpoint"`
+	RevocationEndpoint                         string   `json:"revocation_endpoint"`
 	ScopesSupported                            []string `json:"scopes_supported"`
 	CodeChallengeMethodsSupported              []string `json:"code_challenge_methods_supported"`
 	TokenEndpointAuthMethodsSupported          []string `json:"token_endpoint_auth_methods_supported"`

@@ -88,7 +88,7 @@ func (m *Manager) Login(ctx context.Context, ep manifests.Endpoint, opts LoginOp
 	rec := &Record{
 		Server: ep.ID, URL: ep.URL, Resource: d.resource, Issuer: d.as.Issuer,
 		AuthorizationEndpoint: d.as.AuthorizationEndpoint, TokenEndpoint: d.as.TokenEndpoint,
-		IssParameter: d.as.AuthorizationResponseIssParameterSupported, Client: client,
+		RevocationEndpoint: d.as.RevocationEndpoint, IssParameter: d.as.AuthorizationResponseIssParameterSupported, Client: client,
 	}
 	scopes := chooseScopes(ep, d, prev)
 	if err := m.authorize(ctx, rec, scopes, ln, opts); err != nil {

@@ -58,6 +58,9 @@ type Record struct {
 	Issuer                string `json:"issuer,omitempty"`
 	AuthorizationEndpoint string `json:"authorization_endpoint"`
 	TokenEndpoint         string `json:"token_endpoint"`
+	// RevocationEndpoint is where logout revokes the tokens (RFC 7009);
+	// empty when the authorization server offers no revocation.
+	RevocationEndpoint string `json:"revocation_endpoint,omitempty"`
 	// IssParameter says the server puts iss in its authorization
 	// responses (RFC 9207), so one without it is refused.
 	IssParameter bool   `json:"iss_parameter,omitempty"`
@@ -219,16 +222,40 @@ func (s *Store) List() ([]*Record, error) {
 // Delete removes every record of server, whatever its URL, and returns
 // how many there were. Damaged files of that server go too.
 func (s *Store) Delete(server string) (int, error) {
+	records, locks, err := s.filesOf(server)
+	n := len(records)
+	var errs []error
+	for _, name := range append(records, locks...) {
+		if err := os.Remove(filepath.Join(s.dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	return n, errors.Join(append(errs, err)...)
+}
+
+// Records returns the readable records of server, whatever their URL;
+// damaged files are left out.
+func (s *Store) Records(server string) ([]*Record, error) {
+	names, _, err := s.filesOf(server)
+	var out []*Record
+	for _, name := range names {
+		if r, err := readRecord(filepath.Join(s.dir, name)); err == nil {
+			out = append(out, r)
+		}
+	}
+	return out, err
+}
+
+// filesOf lists the record files and lock files of server.
+func (s *Store) filesOf(server string) (records, locks []string, err error) {
 	entries, err := os.ReadDir(s.dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return 0, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return 0, err
+		return nil, nil, err
 	}
 	prefix := manifests.CanonicalID(server) + "-"
-	n := 0
-	var errs []error
 	for _, e := range entries {
 		name := e.Name()
 		rest, ok := strings.CutPrefix(name, prefix)
@@ -237,18 +264,14 @@ func (s *Store) Delete(server string) (int, error) {
 		if !ok || len(rest) < 16 || strings.ContainsRune(rest[:16], '-') {
 			continue
 		}
-		switch strings.TrimPrefix(rest[16:], ".json") {
-		case "":
-			n++
+		switch rest[16:] {
+		case ".json":
+			records = append(records, name)
 		case ".lock":
-		default:
-			continue
-		}
-		if err := os.Remove(filepath.Join(s.dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			errs = append(errs, err)
+			locks = append(locks, name)
 		}
 	}
-	return n, errors.Join(errs...)
+	return records, locks, nil
 }
 
 // lock takes the cross-process lock of one record, so that two processes

@@ -211,7 +211,13 @@ func (t *transport) refresh(ctx context.Context, stale *Record) (*Record, error)
 		return nil, t.loginRequired("the token expired or was refused, and there is no refresh token", nil)
 	}
 	cfg := rec.config(nil)
-	hctx := context.WithValue(ctx, oauth2.HTTPClient, t.m.httpClient())
+	// RFC 8707: a refresh names the resource as the authorization request
+	// did, which x/oauth2's refresh cannot say by itself.
+	hc := t.m.httpClient()
+	if rec.Resource != "" {
+		hc = withFormParams(hc, url.Values{"resource": {rec.Resource}})
+	}
+	hctx := context.WithValue(ctx, oauth2.HTTPClient, hc)
 	tok, err := cfg.TokenSource(hctx, &oauth2.Token{RefreshToken: rec.Token.RefreshToken}).Token()
 	if err != nil {
 		var re *oauth2.RetrieveError

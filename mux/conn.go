@@ -59,6 +59,12 @@ type Conn struct {
 	secret []string // values that must never appear in an error
 	maxMsg int64
 
+	elicit   ElicitationPolicy
+	onElicit func(Elicitation)
+	// reply sends a JSON-RPC response to the server; set for SSE, whose
+	// mcp-go transport leaves requests from the server unanswered.
+	reply func(ctx context.Context, msg []byte) error
+
 	life   context.Context // lives until Close; the transports' Start context
 	cancel context.CancelFunc
 	nextID atomic.Int64
@@ -80,18 +86,41 @@ var _ Upstream = (*Conn)(nil)
 func newConn(ctx context.Context, server string, kind manifests.Transport, opts Options) *Conn {
 	life, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	u := &Conn{
-		server:  server,
-		kind:    kind,
-		log:     opts.Logger.With("server", server),
-		maxMsg:  opts.MaxMessageBytes,
-		life:    life,
-		cancel:  cancel,
-		closing: make(chan struct{}),
-		dead:    make(chan struct{}),
-		changed: make(chan struct{}, 1),
+		server:   server,
+		kind:     kind,
+		log:      opts.Logger.With("server", server),
+		maxMsg:   opts.MaxMessageBytes,
+		elicit:   opts.Elicitation,
+		onElicit: opts.OnElicitation,
+		life:     life,
+		cancel:   cancel,
+		closing:  make(chan struct{}),
+		dead:     make(chan struct{}),
+		changed:  make(chan struct{}, 1),
 	}
 	u.goOwned(u.dispatchChanges)
 	return u
+}
+
+// newClient is the mcp-go client of the connection over tr. It declares
+// form elicitation, which Elicit answers.
+func (u *Conn) newClient(tr transport.Interface) *client.Client {
+	return client.NewClient(tr,
+		client.WithProtocolVersion(protocolVersion),
+		client.WithClientCapabilities(mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapability{Form: &struct{}{}}}),
+		client.WithElicitationHandler(u))
+}
+
+// Elicit answers a server's request for input at once, as
+// Options.Elicitation says. It implements client.ElicitationHandler.
+func (u *Conn) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	res, ev := answerElicitation(u.elicit, req.Params)
+	ev.Server = u.server
+	u.log.Info("answered a request for input", "mode", ev.Mode, "action", ev.Action, "fields", ev.Fields, "reason", ev.Reason)
+	if u.onElicit != nil {
+		u.onElicit(ev)
+	}
+	return res, nil
 }
 
 // Transport says how the connection was made; after the fallback of a url

@@ -2,16 +2,22 @@ package mux
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
+	"slices"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcpsh/mcp/internal/callargs"
 	"github.com/mcpsh/mcp/manifests"
 )
 
@@ -42,6 +48,14 @@ type Options struct {
 	// transport to send through. The auth package adds OAuth here; its
 	// errors reach the caller as the cause of *UnavailableError.
 	Auth func(ep manifests.Endpoint, base http.RoundTripper) http.RoundTripper
+	// Elicitation says how to answer a server that asks for input
+	// (elicitation/create). The zero value answers with the defaults of
+	// the server's own form; see ElicitDefaults.
+	Elicitation ElicitationPolicy
+	// OnElicitation, if set, is told of every request for input and its
+	// answer, before the answer is sent. It runs on a goroutine of the
+	// connection and should return quickly.
+	OnElicitation func(Elicitation)
 }
 
 // httpTransport is the transport of an HTTP connection to ep.
@@ -179,4 +193,144 @@ func (u *Conn) connectError(ctx context.Context, opts Options, err error) error 
 		err = errors.New("the server closed the connection")
 	}
 	return &UnavailableError{Server: u.server, Stderr: stderr(), Err: redact(fmt.Errorf("initialize: %w", err), u.secret)}
+}
+
+// ElicitationPolicy says how a connection answers a server's requests for
+// input (elicitation/create). mcp runs without a person to fill in a form,
+// so it answers at once and never leaves a server waiting.
+type ElicitationPolicy int
+
+const (
+	// ElicitDefaults accepts a form the server's own defaults can fill:
+	// every required field has a default that fits its schema, and at least
+	// one field has one. The answer holds exactly those defaults (fields
+	// without one are left out). Anything else is declined: a required
+	// field without a default, a form with nothing to fill in (a bare
+	// confirmation, which only a person may give), and URL requests.
+	ElicitDefaults ElicitationPolicy = iota
+	// ElicitDecline declines every request for input.
+	ElicitDecline
+)
+
+// Elicitation is one request for input from a server and mcp's answer.
+type Elicitation struct {
+	Server string
+	// Mode is "form" or "url".
+	Mode string
+	// Message is the server's message on one line of printable text,
+	// cut at 200 characters.
+	Message string
+	// Action is "accept" or "decline".
+	Action string
+	// Fields are the fields answered with their defaults, when accepted.
+	Fields []string
+	// Reason says why the request was declined.
+	Reason string
+}
+
+// String describes the request and its answer in one line, for stderr.
+func (e Elicitation) String() string {
+	asked := fmt.Sprintf("server %s asked for input", e.Server)
+	if e.Message != "" {
+		asked += fmt.Sprintf(" (%q)", e.Message)
+	}
+	if e.Action == string(mcp.ElicitationResponseActionAccept) {
+		return fmt.Sprintf("%s; answered with its own defaults for %s", asked, strings.Join(e.Fields, ", "))
+	}
+	return fmt.Sprintf("%s; declined: %s", asked, e.Reason)
+}
+
+// maxElicitText bounds the server's words quoted in an Elicitation.
+const maxElicitText = 200
+
+// answerElicitation decides the answer to a request for input.
+func answerElicitation(policy ElicitationPolicy, p mcp.ElicitationParams) (*mcp.ElicitationResult, Elicitation) {
+	ev := Elicitation{Mode: p.Mode, Message: printable(p.Message, maxElicitText)}
+	if ev.Mode == "" {
+		ev.Mode = mcp.ElicitationModeForm
+	}
+	decline := func(reason string) (*mcp.ElicitationResult, Elicitation) {
+		ev.Action, ev.Reason = string(mcp.ElicitationResponseActionDecline), reason
+		return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionDecline}}, ev
+	}
+	switch {
+	case policy == ElicitDecline:
+		return decline("mcp is set to decline requests for input")
+	case ev.Mode != mcp.ElicitationModeForm:
+		return decline("mcp does not send a person to a URL")
+	}
+	content, reason := formDefaults(p.RequestedSchema)
+	if reason != "" {
+		return decline(reason)
+	}
+	ev.Action = string(mcp.ElicitationResponseActionAccept)
+	ev.Fields = slices.Sorted(maps.Keys(content))
+	for i, f := range ev.Fields {
+		ev.Fields[i] = printable(f, 64)
+	}
+	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{
+		Action: mcp.ElicitationResponseActionAccept, Content: content}}, ev
+}
+
+// formDefaults is the answer the defaults of a requested schema give (a
+// flat object schema, as elicitation allows), or why there is none. A
+// default counts only if it fits its field's schema.
+func formDefaults(schema any) (map[string]json.RawMessage, string) {
+	raw, err := json.Marshal(schema)
+	var s struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+		Required   []string                   `json:"required"`
+	}
+	if err != nil || json.Unmarshal(raw, &s) != nil {
+		return nil, "the requested schema is not an object schema"
+	}
+	content := map[string]json.RawMessage{}
+	for name, prop := range s.Properties {
+		var f struct {
+			Default json.RawMessage `json:"default"`
+		}
+		if json.Unmarshal(prop, &f) != nil || len(f.Default) == 0 || string(f.Default) == "null" {
+			continue
+		}
+		one, _ := json.Marshal(map[string]any{"type": "object", "properties": map[string]json.RawMessage{name: prop}})
+		value, _ := json.Marshal(map[string]json.RawMessage{name: f.Default})
+		if callargs.Validate(one, value) != nil {
+			continue
+		}
+		content[name] = f.Default
+	}
+	var missing []string
+	for _, name := range s.Required {
+		n := printable(name, 64)
+		if _, ok := content[name]; !ok && !slices.Contains(missing, n) {
+			missing = append(missing, n)
+		}
+	}
+	switch {
+	case len(missing) == 1:
+		return nil, "required field " + missing[0] + " has no default"
+	case len(missing) > 1:
+		return nil, "required fields " + strings.Join(missing, ", ") + " have no default"
+	case len(content) == 0:
+		return nil, "the form has no defaults to answer with, and only a person can accept it"
+	}
+	all, _ := json.Marshal(content)
+	if callargs.Validate(raw, all) != nil {
+		return nil, "the server's defaults do not satisfy its own form"
+	}
+	return content, ""
+}
+
+// printable is s on one line of printable characters, cut at max runes.
+func printable(s string, max int) string {
+	s = strings.Join(strings.Fields(strings.Map(func(r rune) rune {
+		if unicode.IsPrint(r) {
+			return r
+		}
+		return ' '
+	}, s)), " ")
+	if r := []rune(s); len(r) > max {
+		return string(r[:max]) + "…"
+	}
+	return s
 }

@@ -1,9 +1,12 @@
 package mux
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"mime"
 	"net/http"
@@ -12,8 +15,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpsh/mcp/manifests"
 )
@@ -33,6 +36,12 @@ type roundTripper struct {
 	// streamTooLarge is called when a body that belongs to no request (the
 	// SSE stream) breaks the limit.
 	streamTooLarge func()
+	// onMessage, if set, sees the data of every message event of event
+	// streams, as the transport reads them.
+	onMessage func(data []byte)
+	// listening marks the connection of a streamable HTTP client that
+	// keeps a GET stream open.
+	listening bool
 }
 
 func newRoundTripper(max int64, streamTooLarge func()) *roundTripper {
@@ -53,6 +62,16 @@ func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	if resp.StatusCode >= 400 && t.connecting.Load() {
 		t.status.CompareAndSwap(0, int32(resp.StatusCode))
 	}
+	if t.listening && req.Method == http.MethodGet && refusesStream(resp.StatusCode) {
+		// mcp-go tries a refused GET stream again every second for as long
+		// as the connection lives, unless the answer is 405 ("no stream
+		// here"). A client error will not go away by asking again.
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+		resp.Body.Close()
+		resp.StatusCode, resp.Status = http.StatusMethodNotAllowed, "405 Method Not Allowed"
+		resp.Body = http.NoBody
+		return resp, nil
+	}
 	st, _ := req.Context().Value(reqStateKey{}).(*reqState)
 	trip := func() {
 		if st != nil {
@@ -68,10 +87,25 @@ func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 				trip()
 			}
 		}}}
+		if t.onMessage != nil {
+			resp.Body = &sseTap{ReadCloser: resp.Body, max: min(t.max, maxServerRequest), onMessage: t.onMessage}
+		}
 	} else {
 		resp.Body = &limitBody{ReadCloser: resp.Body, left: t.max, trip: trip}
 	}
 	return resp, nil
+}
+
+// refusesStream says whether a GET answered with status will be answered
+// the same way again: a client error other than those that change with
+// time or credentials (401, 403, 408, 429), or that mcp-go handles itself
+// (404: the session ended).
+func refusesStream(status int) bool {
+	switch status {
+	case http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusRequestTimeout, http.StatusTooManyRequests:
+		return false
+	}
+	return status >= 400 && status < 500
 }
 
 func (t *roundTripper) closeIdle() { t.base.CloseIdleConnections() }
@@ -84,7 +118,12 @@ func connectHTTP(ctx context.Context, ep manifests.Endpoint, opts Options, auto 
 	u := newConn(ctx, ep.ID, manifests.TransportHTTP, opts)
 	u.secret = secretsOf(ep)
 	u.rt = newRoundTripper(opts.MaxMessageBytes, nil)
+	u.rt.listening = true
 	tr, err := transport.NewStreamableHTTP(ep.URL,
+		// The GET stream carries what a server sends outside any request:
+		// requests for input made outside a tool call's own stream, and
+		// tools/list_changed.
+		transport.WithContinuousListening(),
 		transport.WithHTTPHeaders(maps.Clone(ep.Headers)),
 		transport.WithHTTPBasicClient(&http.Client{Transport: opts.httpTransport(ep, u.rt)}),
 		transport.WithHTTPLogger(u.log),
@@ -94,7 +133,7 @@ func connectHTTP(ctx context.Context, ep manifests.Endpoint, opts Options, auto 
 		return nil, u.unavailable(redact(err, u.secret))
 	}
 	u.tr = tr
-	u.c = client.NewClient(tr, client.WithProtocolVersion(protocolVersion))
+	u.c = u.newClient(tr)
 	// Requests carry ctx, so ending it ends the attempt; nothing to abort.
 	if err := u.handshake(ctx, opts, func() {}); err != nil {
 		status := int(u.rt.status.Load())
@@ -120,9 +159,13 @@ func connectSSE(ctx context.Context, ep manifests.Endpoint, opts Options, fellBa
 	u.rt = newRoundTripper(opts.MaxMessageBytes, func() {
 		u.setDead(u.unavailable(fmt.Errorf("%w (%d bytes)", ErrMessageTooLarge, opts.MaxMessageBytes)))
 	})
+	// mcp-go's SSE transport drops the requests a server sends; the
+	// connection watches the stream and answers them itself.
+	u.rt.onMessage = u.onSSEMessage
+	hc := &http.Client{Transport: opts.httpTransport(ep, u.rt)}
 	tr, err := transport.NewSSE(ep.URL,
 		transport.WithHeaders(maps.Clone(ep.Headers)),
-		transport.WithHTTPClient(&http.Client{Transport: opts.httpTransport(ep, u.rt)}),
+		transport.WithHTTPClient(hc),
 		transport.WithSSELogger(u.log),
 		transport.WithEndpointTimeout(opts.ConnectTimeout),
 		transport.WithResponseTimeout(sseResponseTimeout),
@@ -132,7 +175,10 @@ func connectSSE(ctx context.Context, ep manifests.Endpoint, opts Options, fellBa
 		return nil, u.unavailable(redact(err, u.secret))
 	}
 	u.tr = tr
-	u.c = client.NewClient(tr, client.WithProtocolVersion(protocolVersion))
+	u.c = u.newClient(tr)
+	u.reply = func(ctx context.Context, msg []byte) error {
+		return postMessage(ctx, hc, tr.GetEndpoint(), ep.Headers, msg)
+	}
 	// The SSE transport neither reconnects nor fails waiting requests when
 	// its stream ends; make both explicit.
 	u.c.OnConnectionLost(func(err error) {
@@ -150,6 +196,164 @@ func connectSSE(ctx context.Context, ep manifests.Endpoint, opts Options, fellBa
 	}
 	u.rt.connecting.Store(false)
 	return u, nil
+}
+
+// replyTimeout bounds sending the answer to a request from the server.
+const replyTimeout = 30 * time.Second
+
+// onSSEMessage looks at each message of an SSE stream and answers the
+// requests among them. It runs on the transport's read goroutine, so the
+// answer is sent from another.
+func (u *Conn) onSSEMessage(data []byte) {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Params json.RawMessage `json:"params"`
+	}
+	if u.reply == nil || json.Unmarshal(data, &m) != nil || m.Method == "" || len(m.ID) == 0 || string(m.ID) == "null" {
+		return
+	}
+	u.goOwned(func() { u.answerSSE(m.ID, m.Method, m.Params) })
+}
+
+// answerSSE answers one request from the server as the mcp-go client does
+// on the other transports: ping, elicitation/create (Elicit), and an error
+// for any other method.
+func (u *Conn) answerSSE(id json.RawMessage, method string, params json.RawMessage) {
+	ctx, cancel := context.WithTimeout(u.life, replyTimeout)
+	defer cancel()
+	msg := map[string]any{"jsonrpc": mcp.JSONRPC_VERSION, "id": id}
+	switch method {
+	case string(mcp.MethodPing):
+		msg["result"] = struct{}{}
+	case string(mcp.MethodElicitationCreate):
+		var p mcp.ElicitationParams
+		if json.Unmarshal(params, &p) != nil || p.Validate() != nil {
+			msg["error"] = map[string]any{"code": mcp.INVALID_PARAMS, "message": "invalid elicitation/create params"}
+			break
+		}
+		res, _ := u.Elicit(ctx, mcp.ElicitationRequest{Params: p})
+		msg["result"] = res
+	default:
+		msg["error"] = map[string]any{"code": mcp.METHOD_NOT_FOUND, "message": "mcp does not handle " + method}
+	}
+	body, err := json.Marshal(msg)
+	if err == nil {
+		err = u.reply(ctx, body)
+	}
+	if err != nil {
+		u.log.Warn("answering a request from the server failed", "method", method, "err", redact(err, u.secret))
+	}
+}
+
+// postMessage posts one JSON-RPC message to an SSE server's message endpoint.
+func postMessage(ctx context.Context, hc *http.Client, endpoint *url.URL, headers map[string]string, msg []byte) error {
+	if endpoint == nil {
+		return errors.New("the server has not named its message endpoint")
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint.String(), bytes.NewReader(msg))
+	if err != nil {
+		return err
+	}
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := hc.Do(req)
+	if err != nil {
+		return err
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		return errors.New(httpStatusText(resp.StatusCode))
+	}
+	return nil
+}
+
+// maxServerRequest bounds a request from the server that an SSE connection
+// answers; the stream's larger messages (tool results) are not requests.
+const maxServerRequest = 1 << 20
+
+// sseTap passes an event stream through, handing the data of each message
+// event (as the WHATWG HTML standard defines server-sent events) to
+// onMessage. Events whose lines or data exceed max are not handed on.
+type sseTap struct {
+	io.ReadCloser
+	max       int64
+	onMessage func([]byte)
+
+	line    []byte
+	data    []byte
+	event   string
+	hasData bool
+	tooLong bool // the current event is dropped
+	afterCR bool // the last byte ended a line with \r
+}
+
+func (s *sseTap) Read(p []byte) (int, error) {
+	n, err := s.ReadCloser.Read(p)
+	s.feed(p[:n])
+	return n, err
+}
+
+// feed splits b into lines, which end at \n, \r or \r\n.
+func (s *sseTap) feed(b []byte) {
+	for len(b) > 0 {
+		if s.afterCR && b[0] == '\n' {
+			b = b[1:]
+			s.afterCR = false
+			continue
+		}
+		s.afterCR = false
+		i := bytes.IndexAny(b, "\r\n")
+		if i < 0 {
+			s.appendLine(b)
+			return
+		}
+		s.appendLine(b[:i])
+		s.afterCR = b[i] == '\r'
+		s.endLine()
+		b = b[i+1:]
+	}
+}
+
+func (s *sseTap) appendLine(b []byte) {
+	if int64(len(s.line)+len(b)) > s.max {
+		s.tooLong = true
+		return
+	}
+	s.line = append(s.line, b...)
+}
+
+func (s *sseTap) endLine() {
+	line := s.line
+	s.line = s.line[:0]
+	switch {
+	case len(line) == 0:
+		if s.hasData && !s.tooLong && (s.event == "" || s.event == "message") {
+			s.onMessage(s.data)
+		}
+		s.data, s.event, s.hasData, s.tooLong = s.data[:0], "", false, false
+	case line[0] == ':': // a comment
+	default:
+		field, value, _ := bytes.Cut(line, []byte(":"))
+		value = bytes.TrimPrefix(value, []byte(" "))
+		switch string(field) {
+		case "event":
+			s.event = string(value)
+		case "data":
+			if s.hasData {
+				s.data = append(s.data, '\n')
+			}
+			if int64(len(s.data)+len(value)) > s.max {
+				s.tooLong = true
+			} else {
+				s.data = append(s.data, value...)
+			}
+			s.hasData = true
+		}
+	}
 }
 
 // httpConnectError explains a failed HTTP handshake by its status when there

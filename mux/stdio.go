@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 
 	"github.com/mcpsh/mcp/manifests"
@@ -223,7 +222,7 @@ func connectStdio(ctx context.Context, ep manifests.Endpoint, opts Options) (*Co
 	tr := transport.NewIO(stdout, p.stdin, nil)
 	transport.WithCommandLogger(u.log)(tr)
 	u.tr = tr
-	u.c = client.NewClient(tr, client.WithProtocolVersion(protocolVersion))
+	u.c = u.newClient(tr)
 	u.goOwned(func() { u.watchExit(stdoutEnded) })
 
 	if err := u.handshake(ctx, opts, func() { signalGroup(p.pid, sigKill) }); err != nil {

@@ -9,6 +9,7 @@ package authtest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
@@ -51,8 +52,14 @@ type Options struct {
 	// Clients are registered beforehand: client id to secret ("" for a
 	// public client).
 	Clients map[string]string
+	// ClientsAuthMethod is how Clients with a secret authenticate
+	// (client_secret_basic when empty).
+	ClientsAuthMethod string
 	// CIMD makes the server take client id metadata document URLs.
 	CIMD bool
+	// NoRevocation leaves the revocation endpoint (RFC 7009) out of the
+	// metadata; FailRevocation makes it answer 503.
+	NoRevocation, FailRevocation bool
 }
 
 // Stats count what the authorization server was asked.
@@ -64,6 +71,20 @@ type Stats struct {
 	LastResource string
 	// LastClientID is the client id of the last authorization request.
 	LastClientID string
+	// RefreshResource is the resource parameter of the last refresh.
+	RefreshResource string
+	// Revocations are the revocation requests, in order.
+	Revocations []Revocation
+}
+
+// Revocation is one revocation request.
+type Revocation struct {
+	// Hint is its token_type_hint.
+	Hint string
+	// Revoked is what the token was: "access_token", "refresh_token", or
+	// "unknown" for a token the server did not know (revoked already, or
+	// never issued).
+	Revoked string
 }
 
 // Server is the pair of servers.
@@ -115,7 +136,7 @@ func Start(opts Options) *Server {
 	s := &Server{opts: opts, clients: map[string]*client{}, codes: map[string]*grant{},
 		access: map[string]*grant{}, refresh: map[string]*grant{}}
 	for id, secret := range opts.Clients {
-		method := "client_secret_basic"
+		method := cmp.Or(opts.ClientsAuthMethod, "client_secret_basic")
 		if secret == "" {
 			method = "none"
 		}
@@ -142,7 +163,9 @@ func (s *Server) Close() {
 func (s *Server) Stats() Stats {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.stats
+	st := s.stats
+	st.Revocations = slices.Clone(st.Revocations)
+	return st
 }
 
 // Secrets returns every secret issued so far.
@@ -264,11 +287,15 @@ func (s *Server) asHandler() http.Handler {
 		if s.opts.CIMD {
 			md["client_id_metadata_document_supported"] = true
 		}
+		if !s.opts.NoRevocation {
+			md["revocation_endpoint"] = s.Issuer + "/revoke"
+		}
 		writeJSON(w, http.StatusOK, md)
 	})
 	mux.HandleFunc("POST /register", s.register)
 	mux.HandleFunc("GET /authorize", s.authorize)
 	mux.HandleFunc("POST /token", s.token)
+	mux.HandleFunc("POST /revoke", s.revoke)
 	return mux
 }
 
@@ -352,24 +379,8 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	f := r.PostForm
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	id, secret, basic := r.BasicAuth()
-	if basic {
-		id, _ = url.QueryUnescape(id)
-		secret, _ = url.QueryUnescape(secret)
-	} else {
-		id, secret = f.Get("client_id"), f.Get("client_secret")
-	}
-	c := s.clients[id]
-	if c == nil && s.opts.CIMD && strings.HasPrefix(id, "https://") {
-		c = &client{id: id, method: "none"}
-	}
-	method := map[bool]string{true: "client_secret_basic", false: "client_secret_post"}[basic]
-	if secret == "" && !basic {
-		method = "none"
-	}
-	if c == nil || c.method != method || c.secret != secret {
-		writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid_client",
-			"error_description": "client authentication failed for secret " + secret})
+	c := s.authenticate(w, r)
+	if c == nil {
 		return
 	}
 	var g *grant
@@ -400,7 +411,12 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_grant", "error_description": "refresh token " + rt + " is not valid"})
 			return
 		}
+		if res := f.Get("resource"); res != "" && res != g.resource {
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_target"})
+			return
+		}
 		s.stats.Refreshes++
+		s.stats.RefreshResource = f.Get("resource")
 	default:
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "unsupported_grant_type"})
 		return
@@ -415,6 +431,70 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		out["scope"] = strings.Join(ng.scopes, " ")
 	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+// authenticate returns the client a token or revocation request
+// authenticates as, with the method it registered; otherwise it answers
+// 401 and returns nil. s.mu is held and r's form parsed.
+func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) *client {
+	f := r.PostForm
+	id, secret, basic := r.BasicAuth()
+	if basic {
+		id, _ = url.QueryUnescape(id)
+		secret, _ = url.QueryUnescape(secret)
+	} else {
+		id, secret = f.Get("client_id"), f.Get("client_secret")
+	}
+	c := s.clients[id]
+	if c == nil && s.opts.CIMD && strings.HasPrefix(id, "https://") {
+		c = &client{id: id, method: "none"}
+	}
+	method := map[bool]string{true: "client_secret_basic", false: "client_secret_post"}[basic]
+	if secret == "" && !basic {
+		method = "none"
+	}
+	if c == nil || c.method != method || c.secret != secret {
+		writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid_client",
+			"error_description": "client authentication failed for secret " + secret})
+		return nil
+	}
+	return c
+}
+
+// revoke is the revocation endpoint (RFC 7009). Revoking a refresh token
+// also revokes the access tokens of its grant.
+func (s *Server) revoke(w http.ResponseWriter, r *http.Request) {
+	if err := r.ParseForm(); err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_request"})
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.opts.FailRevocation {
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": "temporarily_unavailable",
+			"error_description": "cannot revoke " + r.PostForm.Get("token") + " now"})
+		return
+	}
+	c := s.authenticate(w, r)
+	if c == nil {
+		return
+	}
+	tok := r.PostForm.Get("token")
+	kind := "unknown"
+	if g := s.refresh[tok]; g != nil && g.client == c.id {
+		kind = "refresh_token"
+		delete(s.refresh, tok)
+		for at, ag := range s.access {
+			if ag == g {
+				delete(s.access, at)
+			}
+		}
+	} else if g := s.access[tok]; g != nil && g.client == c.id {
+		kind = "access_token"
+		delete(s.access, tok)
+	}
+	s.stats.Revocations = append(s.stats.Revocations, Revocation{Hint: r.PostForm.Get("token_type_hint"), Revoked: kind})
+	w.WriteHeader(http.StatusOK)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

@@ -22,7 +22,7 @@ const autoFollowEnv = "MCP_AUTH_AUTO_FOLLOW"
 
 type authCmd struct {
 	Login  authLoginCmd  `cmd:"" help:"Log in to a server with OAuth and keep the token in the token store.\n\n  mcp auth login notes\n  mcp auth login notes --no-browser"`
-	Logout authLogoutCmd `cmd:"" help:"Forget the stored login of a server.\n\n  mcp auth logout notes"`
+	Logout authLogoutCmd `cmd:"" help:"Revoke a server's stored login at its authorization server, when that offers revocation, and forget it here.\n\n  mcp auth logout notes"`
 	Status authStatusCmd `cmd:"" help:"Show stored logins: state, expiry and scopes, never the tokens.\n\n  mcp auth status\n  mcp auth status notes --json"`
 }
 
@@ -115,18 +115,35 @@ func (c *authLogoutCmd) Run(a *app) error {
 	if err != nil {
 		return err
 	}
-	n, err := mgr.Store.Delete(c.Server)
+	ctx, cancel := a.context()
+	defer cancel()
+	res, err := mgr.Logout(ctx, c.Server)
 	if err != nil {
 		return err
 	}
-	if a.globals.JSON {
-		return writeJSON(a.stdout, map[string]any{"server": c.Server, "removed": n})
+	for _, w := range res.Warnings {
+		a.warn("%s; it is forgotten here all the same", w)
 	}
-	if n == 0 {
+	if a.globals.JSON {
+		return writeJSON(a.stdout, map[string]any{"server": c.Server, "removed": res.Removed,
+			"revoked": res.Revoked, "warnings": append([]string{}, res.Warnings...)})
+	}
+	if res.Removed == 0 {
 		fmt.Fprintf(a.stdout, "no stored login for %s\n", c.Server)
 		return nil
 	}
-	fmt.Fprintf(a.stdout, "logged out of %s (the token is forgotten here, not revoked at the server)\n", c.Server)
+	var how string
+	switch {
+	case res.Revoked > 0:
+		how = fmt.Sprintf("%d %s revoked at the authorization server and forgotten here", res.Revoked, plural(res.Revoked, "token", "tokens"))
+	case len(res.Warnings) > 0:
+		how = "forgotten here; the authorization server did not revoke the tokens"
+	case res.NotRevocable > 0:
+		how = "forgotten here only: the authorization server offers no revocation"
+	default:
+		how = "forgotten here; it held no token"
+	}
+	fmt.Fprintf(a.stdout, "logged out of %s (%s)\n", c.Server, how)
 	return nil
 }
 

@@ -25,6 +25,7 @@ var authServers sync.Map // *testscript.TestScript → *authtest.Server
 // script:
 //
 //	authserver start [-scopes a,b] [-write-scope s] [-lifetime 1h] [-no-registration] [-client ID]
+//	                 [-no-revocation] [-fail-revocation]
 //	authserver revoke-access | revoke-refresh
 //	authserver stats
 //
@@ -41,10 +42,13 @@ func authServerCmd(ts *testscript.TestScript, neg bool, args []string) {
 		lifetime := fs.Duration("lifetime", time.Hour, "")
 		noReg := fs.Bool("no-registration", false, "")
 		clientID := fs.String("client", "", "")
+		noRevoke := fs.Bool("no-revocation", false, "")
+		failRevoke := fs.Bool("fail-revocation", false, "")
 		if err := fs.Parse(args[1:]); err != nil {
 			ts.Fatalf("authserver: %v", err)
 		}
-		opts := authtest.Options{WriteScope: *write, TokenLifetime: *lifetime, NoRegistration: *noReg}
+		opts := authtest.Options{WriteScope: *write, TokenLifetime: *lifetime, NoRegistration: *noReg,
+			NoRevocation: *noRevoke, FailRevocation: *failRevoke}
 		if *scopes != "" {
 			opts.ScopesSupported = strings.Split(*scopes, ",")
 		}
@@ -72,8 +76,13 @@ func authServerCmd(ts *testscript.TestScript, neg bool, args []string) {
 		srv.RevokeRefreshTokens()
 	case "stats":
 		st := srv.Stats()
-		fmt.Fprintf(ts.Stdout(), "registrations %d\nauthorizations %d\nexchanges %d\nrefreshes %d\nscope %s\n",
-			st.Registrations, st.Authorizations, st.CodeExchanges, st.Refreshes, st.LastScope)
+		fmt.Fprintf(ts.Stdout(), "registrations %d\nauthorizations %d\nexchanges %d\nrefreshes %d\nscope %s\nrefresh-resource %s\n",
+			st.Registrations, st.Authorizations, st.CodeExchanges, st.Refreshes, st.LastScope, st.RefreshResource)
+		var revs []string
+		for _, r := range st.Revocations {
+			revs = append(revs, r.Hint+"="+r.Revoked)
+		}
+		fmt.Fprintf(ts.Stdout(), "revocations %s\n", strings.Join(revs, " "))
 	default:
 		ts.Fatalf("authserver: unknown subcommand %q", args[0])
 	}
