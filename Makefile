@@ -16,7 +16,8 @@ FUZZ_TARGETS := \
 	./manifests:FuzzParseServers \
 	./manifests:FuzzExpand \
 	./mux:FuzzDecodeTool \
-	./internal/script:FuzzRun
+	./internal/script:FuzzRun \
+	./internal/toolsmode:FuzzName
 
 .PHONY: test npm vet unit fuzz build release-check
 

@@ -68,6 +68,7 @@ func start(ctx context.Context, cmd *exec.Cmd) error {
 	}
 	defer r.Close()
 	cmd.ExtraFiles = []*os.File{w}
+	closeInherited()
 	if cmd.Env == nil {
 		cmd.Env = os.Environ()
 	}
@@ -180,4 +181,24 @@ func lockPID(socket string) int {
 		return 0
 	}
 	return pid
+}
+
+// closeInherited marks every descriptor above stderr close-on-exec, so
+// that a multiplexer started from this process holds nothing this process
+// inherited: a pipe its parent waits on would otherwise stay open as long
+// as the multiplexer lives.
+func closeInherited() {
+	dir := "/proc/self/fd"
+	if _, err := os.Stat(dir); err != nil {
+		dir = "/dev/fd"
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if fd, err := strconv.Atoi(e.Name()); err == nil && fd > 2 {
+			syscall.CloseOnExec(fd)
+		}
+	}
 }

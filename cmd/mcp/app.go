@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 
 	"github.com/mcpsh/mcp/catalog"
@@ -119,17 +120,27 @@ func (a *app) engine() (*mux.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newEngine(r, s), nil
+	var mu sync.Mutex
+	return newEngineFor(s, r.Endpoints, func(line string) {
+		mu.Lock()
+		defer mu.Unlock()
+		a.warn("%s", line)
+	}), nil
 }
 
 func newEngine(r *manifests.Recipe, s *catalog.Surface) *mux.Engine {
-	return newEngineFor(s, r.Endpoints)
+	return newEngineFor(s, r.Endpoints, nil)
 }
 
-func newEngineFor(s *catalog.Surface, endpoints map[string]manifests.Endpoint) *mux.Engine {
+// newEngineFor returns an engine for a surface; report, if set, hears of
+// every request for input a server makes and how it was answered.
+func newEngineFor(s *catalog.Surface, endpoints map[string]manifests.Endpoint, report func(string)) *mux.Engine {
 	opts := mux.Options{
 		ClientName:    "mcp",
 		ClientVersion: versionString(),
+	}
+	if report != nil {
+		opts.OnElicitation = func(e mux.Elicitation) { report(e.String()) }
 	}
 	// OAuth tokens from `mcp auth login`; without a token store, servers
 	// that need a login say so.

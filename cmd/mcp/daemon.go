@@ -80,7 +80,7 @@ func runDaemon(stderr io.Writer) int {
 		Idle:         envDuration(idleEnv, defaultIdle),
 		UpstreamIdle: envDuration(upIdleEnv, defaultIdle),
 		NewEngine: func(cfg *mux.Config) *mux.Engine {
-			return newEngineFor(cfg.Surface, cfg.Endpoints)
+			return newEngineFor(cfg.Surface, cfg.Endpoints, func(line string) { log.Info(line) })
 		},
 	}
 	if inSession {

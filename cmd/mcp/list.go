@@ -71,7 +71,7 @@ func (c *listCmd) servers(ctx context.Context, a *app, eng mux.Backend) error {
 			tools, err := eng.Tools(ctx, srv.ID)
 			lines[i] = serverLine{ID: srv.ID, Tools: len(tools)}
 			if err != nil {
-				lines[i].Error = oneLine(err)
+				lines[i].Error = errorSummary(err)
 				mu.Lock()
 				if firstErr == nil {
 					firstErr = err
@@ -92,7 +92,7 @@ func (c *listCmd) servers(ctx context.Context, a *app, eng mux.Backend) error {
 		}
 		for _, l := range lines {
 			if l.Error != "" {
-				fmt.Fprintf(a.stdout, "%s  unavailable: %s\n", l.ID, l.Error)
+				fmt.Fprintf(a.stdout, "%s  %s\n", l.ID, l.Error)
 			} else {
 				fmt.Fprintf(a.stdout, "%s  %d %s\n", l.ID, l.Tools, plural(l.Tools, "tool", "tools"))
 			}

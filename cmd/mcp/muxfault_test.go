@@ -230,3 +230,37 @@ func TestMuxSessions(t *testing.T) {
 		t.Errorf("session stop: exit %d, %q", r.code, r.stderr)
 	}
 }
+
+// A multiplexer holds nothing the invocation that started it inherited: a
+// parent waiting for a pipe to close is not kept waiting by it.
+func TestMuxInheritsNoDescriptors(t *testing.T) {
+	m := newMuxEnv(t)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	cmd := m.command(nil, "call", "fake.echo", "message=hi")
+	cmd.ExtraFiles = []*os.File{w} // fd 3 of mcp, without close-on-exec
+	if out, err := cmd.Output(); err != nil || string(out) != "hi\n" {
+		t.Fatalf("call: %v, %q", err, out)
+	}
+	w.Close()
+	if !mux.Running(m.socket("")) {
+		t.Fatal("no multiplexer was started")
+	}
+	done := make(chan error, 1)
+	go func() {
+		var b [1]byte
+		_, err := r.Read(b[:])
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("read data from a pipe nobody wrote to")
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("the pipe mcp inherited is still open in the multiplexer")
+	}
+}

@@ -1,7 +1,71 @@
 package main
 
-import "errors"
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
 
+	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/toolsmode"
+)
+
+// serveCmd is tools mode: one stdio MCP server for one agent. --agent is a
+// host flag, so it lands in a.agent.
 type serveCmd struct{}
 
-func (serveCmd) Run(a *app) error { return errors.New("mcp serve is not built yet") }
+func (serveCmd) Run(a *app) error {
+	if a.agent == "" {
+		return &usageError{
+			msg:  "mcp serve needs --agent NAME: it serves one agent's tools",
+			hint: "`mcp check` prints each agent's surface and mode",
+		}
+	}
+	r, s, err := a.surface()
+	if err != nil {
+		return err
+	}
+	if s.Mode != catalog.ModeTools {
+		return &usageError{
+			msg:  (&toolsmode.ModeError{Agent: s.Agent, Mode: s.Mode}).Error(),
+			hint: fmt.Sprintf("give the agent `mode: tools` in its mcp block, or run it in cli mode with `mcp session start --agent %s`", a.agent),
+		}
+	}
+	eng := newEngine(r, s)
+	defer eng.Close()
+	// The server lives until its client closes stdin or a signal stops it;
+	// --timeout bounds start-up and each upstream call, not the server.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	startCtx, cancel := ctx, context.CancelFunc(func() {})
+	if a.globals.Timeout > 0 {
+		startCtx, cancel = context.WithTimeout(ctx, a.globals.Timeout)
+	}
+	defer cancel()
+	// A required server that cannot be bound fails the launch, as it does
+	// for a session.
+	bound := 0
+	if err := bindRequired(startCtx, s, func(ctx context.Context, id string) (int, error) {
+		ts, err := eng.Bind(ctx, id)
+		return len(ts), err
+	}, &bound); err != nil {
+		return err
+	}
+	srv, err := toolsmode.New(startCtx, eng, toolsmode.Options{
+		Name:        "mcp",
+		Version:     versionString(),
+		CallTimeout: a.globals.Timeout,
+		Warn:        func(msg string) { a.warn("%s", msg) },
+		ErrorLog:    a.stderr,
+	})
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	cancel()
+	active := srv.Active()
+	fmt.Fprintf(a.stderr, "mcp: serving agent %s in tools mode: %d %s at start, %d deferred\n",
+		a.agent, len(active), plural(len(active), "tool", "tools"), srv.Deferred())
+	return srv.ServeStdio(ctx, a.stdin, a.stdout)
+}

@@ -1,0 +1,217 @@
+package toolsmode
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/manifests"
+	"github.com/mcpsh/mcp/mux"
+)
+
+// methodCallTool is the request the gate stands in front of.
+const methodCallTool = "tools/call"
+
+var objectSchema = json.RawMessage(`{"type":"object"}`)
+
+// gate is receiving middleware: a tools/call of any name that is not active
+// is answered here, with the same tool error whatever the name was, and
+// never reaches the SDK, which would answer an unknown name with a
+// protocol error of its own wording.
+//
+// It also keeps a panic in a tool's handler from ending the process (the
+// SDK does not recover): the call gets a tool error instead.
+func (s *Server) gate(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+		r, ok := req.(*mcp.CallToolRequest)
+		if method != methodCallTool || !ok || r.Params == nil {
+			return next(ctx, method, req)
+		}
+		name := r.Params.Name
+		if !s.isActive(name) {
+			return notAvailable(name), nil
+		}
+		defer func() {
+			if p := recover(); p != nil {
+				res, err = toolError(fmt.Sprintf("%s: internal error: %s", name, oneLine(fmt.Errorf("%v", p)))), nil
+			}
+		}()
+		return next(ctx, method, req)
+	}
+}
+
+// notAvailable is the one answer to a name outside the active set, in the
+// CLI's words.
+func notAvailable(name string) *mcp.CallToolResult {
+	return toolError((&catalog.NotAvailableError{Server: displayName(name)}).Error())
+}
+
+// toolError is a result with isError and one text item.
+func toolError(msg string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}
+}
+
+// displayName keeps a client's tool name to one short line: a name that is
+// not a valid tool name is quoted, and cut at 128 characters.
+func displayName(name string) string {
+	if manifests.ValidToolName(name) {
+		return name
+	}
+	if r := []rune(name); len(r) > 128 {
+		name = string(r[:128]) + "…"
+	}
+	return strconv.Quote(name)
+}
+
+// toolDef is the definition a tool is exposed with: the upstream's title,
+// description, annotations, icons and raw schemas under the exposed name.
+func toolDef(name string, ct catalog.Tool) *mcp.Tool {
+	t := &mcp.Tool{
+		Name:        name,
+		Title:       ct.Title,
+		Description: ct.Description,
+		InputSchema: objectSchema,
+	}
+	if len(ct.InputSchema) > 0 {
+		t.InputSchema = ct.InputSchema
+	}
+	if len(ct.OutputSchema) > 0 {
+		t.OutputSchema = ct.OutputSchema
+	}
+	var raw struct {
+		Title       *string              `json:"title"`
+		Annotations *mcp.ToolAnnotations `json:"annotations"`
+		Icons       []mcp.Icon           `json:"icons"`
+	}
+	if json.Unmarshal(ct.Raw, &raw) == nil {
+		if raw.Title != nil {
+			t.Title = *raw.Title
+		} else if len(ct.Raw) > 0 {
+			t.Title = "" // the catalog took it from annotations.title
+		}
+		t.Annotations = raw.Annotations
+		t.Icons = raw.Icons
+	}
+	return t
+}
+
+// newChecker returns a server no client ever connects to: checkDef
+// registers definitions there to learn whether the SDK accepts them.
+func newChecker() *mcp.Server {
+	return mcp.NewServer(&mcp.Implementation{Name: "check", Version: "0"}, nil)
+}
+
+// checkDef reports why the SDK would refuse a definition: AddTool panics on
+// an input schema whose type is not "object", on a schema that is not JSON
+// and on invalid x-mcp-header annotations.
+func checkDef(checker *mcp.Server, def *mcp.Tool) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			msg := fmt.Sprint(r)
+			// "AddTool \"name\": reason" -> "reason"
+			if _, reason, ok := strings.Cut(msg, strconv.Quote(def.Name)+": "); ok {
+				msg = reason
+			}
+			err = errors.New(oneLine(errors.New(msg)))
+		}
+	}()
+	checker.AddTool(def, nil)
+	return nil
+}
+
+// proxy calls the upstream tool with the arguments as the client sent them
+// and returns its result as the server sent it.
+func (s *Server) proxy(e *entry) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		args := req.Params.Arguments
+		if len(args) == 0 || string(args) == "null" {
+			args = json.RawMessage("{}")
+		}
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		defer context.AfterFunc(s.life, cancel)()
+		if s.opts.CallTimeout > 0 {
+			ctx, cancel = context.WithTimeout(ctx, s.opts.CallTimeout)
+			defer cancel()
+		}
+		res, err := s.eng.Call(ctx, e.tool.Server, e.tool.Name, args)
+		if err != nil {
+			return s.callError(e, err), nil
+		}
+		out, err := passthrough(res)
+		if err != nil {
+			return toolError(fmt.Sprintf("%s: %s", e.name, err)), nil
+		}
+		return out, nil
+	}
+}
+
+// callError turns a failed call into a tool error of one line.
+func (s *Server) callError(e *entry, err error) *mcp.CallToolResult {
+	var na *catalog.NotAvailableError
+	var ue *mux.UnavailableError
+	switch {
+	case errors.As(err, &na):
+		return notAvailable(e.name)
+	case errors.Is(err, context.DeadlineExceeded):
+		after := ""
+		if s.opts.CallTimeout > 0 {
+			after = " after " + s.opts.CallTimeout.String()
+		}
+		return toolError(fmt.Sprintf("%s timed out%s: server %s did not answer in time", e.name, after, e.tool.Server))
+	case errors.Is(err, context.Canceled):
+		return toolError(e.name + ": the call was cancelled")
+	case errors.As(err, &ue):
+		return toolError(fmt.Sprintf("%s: %s", e.name, oneLine(ue)))
+	}
+	return toolError(fmt.Sprintf("%s: %s", e.name, oneLine(err)))
+}
+
+// rawContent is one content item of an upstream result, re-emitted as the
+// server sent it whatever its type, including types the SDK does not know.
+// The embedded TextContent only makes it an mcp.Content (whose methods
+// include an unexported one); it is never encoded.
+type rawContent struct {
+	*mcp.TextContent
+	raw json.RawMessage
+}
+
+func (c rawContent) MarshalJSON() ([]byte, error) { return c.raw, nil }
+
+// passthrough rebuilds an upstream result for the SDK to send: content
+// items and structuredContent as raw JSON, isError, and _meta key by key
+// (each value raw). Other top-level fields of the result are dropped: the
+// SDK's CallToolResult has no place for them.
+//
+// The SDK encodes the result with encoding/json, which compacts raw values
+// and escapes <, > and & in their strings as \u003c, \u003e and \u0026 (and
+// U+2028, U+2029 likewise): the JSON values are the upstream's, not always
+// its bytes.
+func passthrough(res *mux.Result) (*mcp.CallToolResult, error) {
+	var raw struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	if err := json.Unmarshal(res.Raw, &raw); err != nil {
+		return nil, fmt.Errorf("the server sent an invalid result: %w", err)
+	}
+	out := &mcp.CallToolResult{IsError: res.IsError, Content: make([]mcp.Content, 0, len(res.Content))}
+	for _, c := range res.Content {
+		out.Content = append(out.Content, rawContent{TextContent: &mcp.TextContent{}, raw: c})
+	}
+	if len(res.Structured) > 0 {
+		out.StructuredContent = res.Structured
+	}
+	if len(raw.Meta) > 0 {
+		out.Meta = make(mcp.Meta, len(raw.Meta))
+		for k, v := range raw.Meta {
+			out.Meta[k] = v
+		}
+	}
+	return out, nil
+}
