@@ -126,6 +126,13 @@ func (c *Client) Status(ctx context.Context) (*DaemonStatus, error) {
 	return r.Status, nil
 }
 
+// StatusOf asks the multiplexer on socket about itself, without greeting
+// it (a multiplexer whose configuration is broken still answers).
+func StatusOf(ctx context.Context, socket string) (*DaemonStatus, error) {
+	c := &Client{socket: socket}
+	return c.Status(ctx)
+}
+
 // Stop asks the multiplexer to close every upstream connection and exit.
 func (c *Client) Stop(ctx context.Context) error {
 	return c.do(ctx, &request{Op: "stop"}, &response{})

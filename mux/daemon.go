@@ -44,10 +44,16 @@ type DaemonOptions struct {
 	Alive func() bool
 	// Logger receives the multiplexer's own log.
 	Logger *slog.Logger
+	// Label says what the multiplexer serves, for status.
+	Label string
+	// Session is the id of the session it serves, if any.
+	Session string
 }
 
 // DaemonStatus is what the status request answers.
 type DaemonStatus struct {
+	Label    string         `json:"label"`
+	Session  string         `json:"session,omitempty"`
 	PID      int            `json:"pid"`
 	Started  time.Time      `json:"started"`
 	Requests int64          `json:"requests"`
@@ -336,6 +342,8 @@ func (d *Daemon) serve(ctx context.Context, req *request) *response {
 
 func (d *Daemon) status() *DaemonStatus {
 	return &DaemonStatus{
+		Label:    d.opts.Label,
+		Session:  d.opts.Session,
 		PID:      os.Getpid(),
 		Started:  d.started.UTC(),
 		Requests: d.requests.Load(),

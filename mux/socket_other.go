@@ -19,6 +19,7 @@ var errUnsupported = errors.New("multiplexer processes are not supported on this
 // ErrBusy says another multiplexer holds the socket.
 var ErrBusy = errors.New("another multiplexer holds this socket")
 
+func SocketDir() (string, error)                  { return "", errUnsupported }
 func SocketPath(string) (string, error)           { return "", errUnsupported }
 func Listen(string) (net.Listener, func(), error) { return nil, nil, errUnsupported }
 func Running(string) bool                         { return false }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -44,6 +45,18 @@ func SocketPath(key string) (string, error) {
 	}
 	return filepath.Join(dir, name), nil
 }
+
+// SocketDir is the directory SocketPath puts sockets in.
+func SocketDir() (string, error) {
+	p, err := SocketPath(strings.Repeat("0", keyLen))
+	if err != nil {
+		return "", err
+	}
+	return filepath.Dir(p), nil
+}
+
+// keyLen is the length of the keys the CLI names multiplexers by.
+const keyLen = 20
 
 // privateDir makes dir (0700) and checks that it is this user's alone.
 func privateDir(dir string) error {

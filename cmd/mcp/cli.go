@@ -43,6 +43,7 @@ type hostCLI struct {
 	Check   checkCmd   `cmd:"" help:"Validate the recipe and print each agent's resolved surface.\n\n  mcp check --agent support"`
 	Session sessionCmd `cmd:"" help:"Start or stop a session: a fixed surface for one agent.\n\n  eval \"$(mcp session start --agent support)\""`
 	Auth    authCmd    `cmd:"" help:"Log in to servers that use OAuth, log out, show stored logins.\n\n  mcp auth login notes"`
+	Daemon  daemonCmd  `cmd:"" help:"Show or stop the multiplexers that keep servers warm.\n\n  mcp daemon status\n  mcp daemon stop --all"`
 	Serve   serveCmd   `cmd:"" help:"Tools mode: one stdio MCP server with an agent's eager tools, and mcp_search for its deferred ones.\n\n  mcp serve --agent support"`
 	Version versionCmd `cmd:"" help:"Print the version, commit and build date."`
 

@@ -75,7 +75,18 @@ func runDaemon(stderr io.Writer) int {
 		return exitUpstream
 	}
 	defer release()
+	label := "recipe " + spec.Root
+	if spec.User {
+		label = "your own configuration, from " + spec.Root
+	}
+	if spec.Agent != "" {
+		label += ", agent " + spec.Agent
+	}
+	if inSession {
+		label = "session " + sessionID
+	}
 	opts := mux.DaemonOptions{
+		Label:        label,
 		Logger:       log,
 		Idle:         envDuration(idleEnv, defaultIdle),
 		UpstreamIdle: envDuration(upIdleEnv, defaultIdle),
@@ -84,6 +95,7 @@ func runDaemon(stderr io.Writer) int {
 		},
 	}
 	if inSession {
+		opts.Session = sessionID
 		opts.Idle = 0 // a session's multiplexer lives as long as the session
 		opts.Load = func() (*mux.Config, error) { return sessionConfig(sessionID) }
 		opts.Alive = func() bool {

@@ -216,3 +216,39 @@ func TestIsGoRunPath(t *testing.T) {
 		}
 	}
 }
+
+// mcp daemon status shows what runs; stop ends the recipe's multiplexer,
+// and --all every one outside a session.
+func TestMuxDaemonCommand(t *testing.T) {
+	m := newMuxEnv(t)
+	if r := m.run(nil, "daemon", "status"); r.code != 0 || r.stdout != "" || !strings.Contains(r.stderr, "no multiplexer is running") {
+		t.Fatalf("status with none: exit %d, %q, %q", r.code, r.stdout, r.stderr)
+	}
+	m.must("call", "fake.echo", "message=hi")
+	m.must("--agent", "narrow", "call", "fake.echo", "message=hi")
+	r := m.run(nil, "session", "start", "--agent", "sleeper")
+	id, _ := strings.CutPrefix(strings.TrimSpace(r.stdout), "export MCP_SESSION=")
+	out := m.must("daemon", "status")
+	for _, want := range []string{"recipe " + m.root + "  (", "recipe " + m.root + ", agent narrow", "session " + id, "  fake  connected, "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("status should hold %q:\n%s", want, out)
+		}
+	}
+	if r := m.run(nil, "daemon", "stop"); r.code != 0 || !strings.Contains(r.stderr, "stopped 1 multiplexer") {
+		t.Fatalf("stop: exit %d, %q", r.code, r.stderr)
+	}
+	if mux.Running(m.socket("")) || !mux.Running(m.socket("narrow")) {
+		t.Error("stop should end the boundary's multiplexer and only it")
+	}
+	if r := m.run(nil, "daemon", "stop", "--all"); r.code != 0 || !strings.Contains(r.stderr, "stopped 1 multiplexer") {
+		t.Fatalf("stop --all: exit %d, %q", r.code, r.stderr)
+	}
+	sock, _ := socketFor(id, true, daemonSpec{})
+	if !mux.Running(sock) {
+		t.Error("stop --all ended a session's multiplexer")
+	}
+	if r := m.run([]string{"MCP_SESSION=" + id}, "daemon", "status"); r.code != exitUsage {
+		t.Errorf("daemon in a session: exit %d, want %d", r.code, exitUsage)
+	}
+	m.run(nil, "session", "stop", id)
+}
