@@ -21,10 +21,11 @@ const (
 	fieldAll    = "all"    // tool and srv in one field
 	fieldSDoc   = "sdoc"   // server documents only: what the server is about
 	fieldPairs  = "pairs"  // adjacent word pairs of the name and title
+	fieldSib    = "sib"    // names and parameter names of the server's other tools
 	stemSuffix  = "_st"
 )
 
-var textFields = []string{fieldName, fieldTitle, fieldDesc, fieldParams, fieldSrv, fieldTool, fieldAll, fieldSDoc}
+var textFields = []string{fieldName, fieldTitle, fieldDesc, fieldParams, fieldSrv, fieldTool, fieldAll, fieldSDoc, fieldSib}
 
 // ServerInfo is what a server says about itself in its initialize result.
 // Both fields are optional.
@@ -102,7 +103,7 @@ func schemaText(b *strings.Builder, raw json.RawMessage, depth int) {
 
 // toolDoc is the bleve document of one tool, holding the fields that
 // fields names (a field ending in "_st" gets the text of its twin).
-func toolDoc(t catalog.Tool, info ServerInfo, fields map[string]bool) map[string]interface{} {
+func toolDoc(t catalog.Tool, info ServerInfo, sib string, fields map[string]bool) map[string]interface{} {
 	params := paramText(t.InputSchema)
 	srv := strings.Join(nonEmpty(t.Server, info.Title, info.Description), "\n")
 	tool := strings.Join(nonEmpty(t.Name, t.Title, t.Description, params), "\n")
@@ -115,16 +116,20 @@ func toolDoc(t catalog.Tool, info ServerInfo, fields map[string]bool) map[string
 		fieldTool:   tool,
 		fieldAll:    strings.Join(nonEmpty(tool, srv), "\n"),
 		fieldPairs:  strings.Join(nonEmpty(t.Name, t.Title), "\n"),
+		fieldSib:    sib,
 	})
 }
 
 // serverDoc is the bleve document of one server: its own words and the names
 // and titles of its tools, so that a query about what a server does as a
 // whole can lift all of its tools a little.
-func serverDoc(server string, info ServerInfo, tools []catalog.Tool, fields map[string]bool) map[string]interface{} {
+func serverDoc(server string, info ServerInfo, tools []catalog.Tool, desc bool, fields map[string]bool) map[string]interface{} {
 	parts := nonEmpty(server, info.Title, info.Description)
 	for _, t := range tools {
 		parts = append(parts, nonEmpty(t.Name, t.Title)...)
+		if desc {
+			parts = append(parts, nonEmpty(t.Description)...)
+		}
 	}
 	return docMap(server, fields, map[string]string{fieldSDoc: strings.Join(parts, "\n")})
 }
@@ -147,4 +152,22 @@ func nonEmpty(ss ...string) []string {
 		}
 	}
 	return out
+}
+
+// siblingText is the names and parameter names of a server's tools.
+func siblingText(tools []catalog.Tool) string {
+	var parts []string
+	for _, t := range tools {
+		parts = append(parts, t.Name)
+		var n schemaNode
+		if len(t.InputSchema) > 0 && json.Unmarshal(t.InputSchema, &n) == nil {
+			names := make([]string, 0, len(n.Properties))
+			for k := range n.Properties {
+				names = append(names, k)
+			}
+			sort.Strings(names)
+			parts = append(parts, names...)
+		}
+	}
+	return strings.Join(parts, "\n")
 }

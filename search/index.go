@@ -305,8 +305,12 @@ func (ix *Index) Replace(server string, info ServerInfo, tools []catalog.Tool) e
 	fields := ix.tune.fields()
 	stats := fieldStats{Len: map[string]int{}}
 	lens := map[string]int{}
+	sib := ""
+	if fields[fieldSib] {
+		sib = siblingText(tools)
+	}
 	for _, t := range tools {
-		doc := toolDoc(t, info, fields)
+		doc := toolDoc(t, info, sib, fields)
 		stats.add(measure(m, doc, lens))
 		stats.Docs++
 		if err := ix.index(t.ID(), doc); err != nil {
@@ -314,7 +318,7 @@ func (ix *Index) Replace(server string, info ServerInfo, tools []catalog.Tool) e
 		}
 	}
 	if len(tools) > 0 && fields[fieldSDoc] {
-		doc := serverDoc(server, info, tools, fields)
+		doc := serverDoc(server, info, tools, ix.tune.ServerDocDesc, fields)
 		stats.add(measure(m, doc, lens))
 		stats.Servers++
 		if err := ix.index(server, doc); err != nil {

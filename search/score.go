@@ -58,8 +58,12 @@ func measure(m mapping.IndexMapping, doc map[string]interface{}, cache map[strin
 	return out
 }
 
-// queryWord is one distinct word of a query and its stem.
-type queryWord struct{ word, stem string }
+// queryWord is one distinct word of a query, its stem and how many times the
+// query has it.
+type queryWord struct {
+	word, stem string
+	n          int
+}
 
 // queryWords analyzes text into at most maxQueryTerms distinct words, each
 // with its stem when the index has a stemming analyzer. Both analyzers share
@@ -79,22 +83,23 @@ func queryWords(m mapping.IndexMapping, text string) []queryWord {
 			stems = nil
 		}
 	}
-	seen := map[string]bool{}
+	seen := map[string]int{}
 	var out []queryWord
 	for i, t := range toks {
 		w := string(t.Term)
-		if seen[w] {
+		if j, ok := seen[w]; ok {
+			out[j].n++
 			continue
 		}
-		seen[w] = true
-		qw := queryWord{word: w, stem: w}
+		if len(out) == maxQueryTerms {
+			continue
+		}
+		seen[w] = len(out)
+		qw := queryWord{word: w, stem: w, n: 1}
 		if stems != nil {
 			qw.stem = stems[i]
 		}
 		out = append(out, qw)
-		if len(out) == maxQueryTerms {
-			break
-		}
 	}
 	return out
 }
@@ -115,6 +120,11 @@ type docScore struct {
 // documents, counting a document that has any of its terms in any field.
 // It returns each word's document frequency.
 func (ix *Index) bm25f(r index.IndexReader, words [][]string, fields []Clause, n int, stats fieldStats, weight float64, into map[uint64]*docScore) ([]int, error) {
+	return ix.bm25fw(r, words, nil, fields, n, stats, weight, into)
+}
+
+// bm25fw is bm25f with a weight for each word (nil: 1 for all).
+func (ix *Index) bm25fw(r index.IndexReader, words [][]string, ww []float64, fields []Clause, n int, stats fieldStats, weight float64, into map[uint64]*docScore) ([]int, error) {
 	k1 := ix.tune.K1
 	dfs := make([]int, len(words))
 	if n == 0 {
@@ -164,13 +174,16 @@ func (ix *Index) bm25f(r index.IndexReader, words [][]string, fields []Clause, n
 			continue
 		}
 		idf := math.Log(1 + (float64(n)-df+0.5)/(df+0.5))
+		if ww != nil {
+			idf *= ww[i]
+		}
 		for doc, x := range tf {
 			ds := into[doc]
 			if ds == nil {
 				ds = &docScore{}
 				into[doc] = ds
 			}
-			ds.score += weight * idf * x * (k1 + 1) / (k1 + x)
+			ds.score += weight * idf * (x*(k1+1)/(k1+x) + ix.tune.Delta)
 			ds.matched++
 		}
 	}
@@ -208,7 +221,7 @@ func (ix *Index) rank(text string) (map[string]float64, error) {
 		return nil, err
 	}
 	defer r.Close()
-	q := &ranking{ix: ix, r: r, stats: ix.totals(), tools: map[uint64]*docScore{}}
+	q := &ranking{ix: ix, r: r, stats: ix.totals(), tools: map[uint64]*docScore{}, ids: map[uint64]string{}}
 	t := ix.tune
 	exact := make([]string, len(words))
 	stems := make([]string, len(words))
@@ -216,7 +229,14 @@ func (ix *Index) rank(text string) (map[string]float64, error) {
 		exact[i], stems[i] = w.word, w.stem
 	}
 	// The query's own words: only they count as matched for CoordBonus.
-	dfs, err := ix.bm25f(r, groups(exact), t.Clauses, q.stats.Docs, q.stats, 1, q.tools)
+	var ww []float64
+	if t.K3 > 0 {
+		ww = make([]float64, len(words))
+		for i, w := range words {
+			ww[i] = (t.K3 + 1) * float64(w.n) / (t.K3 + float64(w.n))
+		}
+	}
+	dfs, err := ix.bm25fw(r, groups(exact), ww, t.Clauses, q.stats.Docs, q.stats, 1, q.tools)
 	if err != nil {
 		return nil, err
 	}
@@ -266,10 +286,62 @@ func (ix *Index) rank(text string) (map[string]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	for doc, ds := range q.tools {
-		id, err := r.ExternalID(index.NewIndexInternalID(nil, doc))
-		if err != nil {
+	final, err := q.final(srv, len(words))
+	if err != nil {
+		return nil, err
+	}
+	if fb := t.Feedback; fb.Weight > 0 && fb.Docs > 0 && fb.Terms > 0 && len(words) >= fb.MinWords {
+		if err := q.feedback(final, exact); err != nil {
 			return nil, err
+		}
+		if final, err = q.final(srv, len(words)); err != nil {
+			return nil, err
+		}
+	}
+	for _, f := range final {
+		out[f.id] = f.score
+	}
+	return out, nil
+}
+
+// scored is a tool's final score.
+type scored struct {
+	doc   uint64
+	id    string
+	score float64
+}
+
+// final combines the tools' scores with their servers' (srv, by server id),
+// the coordination bonus and the server fusion.
+func (q *ranking) final(srv map[string]float64, words int) ([]scored, error) {
+	t := q.ix.tune
+	out := make([]scored, 0, len(q.tools))
+	best := map[string][2]float64{} // the two best scores of each server's tools
+	if t.ServerNorm && len(srv) > 0 {
+		var maxTool, maxSrv float64
+		for _, ds := range q.tools {
+			maxTool = math.Max(maxTool, ds.score)
+		}
+		for _, v := range srv {
+			maxSrv = math.Max(maxSrv, v)
+		}
+		if maxSrv > 0 {
+			norm := make(map[string]float64, len(srv))
+			for k, v := range srv {
+				norm[k] = v / maxSrv * maxTool * t.ServerWeight
+			}
+			srv = norm
+		}
+	}
+	for doc, ds := range q.tools {
+		id, ok := q.ids[doc]
+		if !ok {
+			x, err := q.r.ExternalID(index.NewIndexInternalID(nil, doc))
+			if err != nil {
+				return nil, err
+			}
+			id = x
+			q.ids[doc] = id
 		}
 		s, _, ok := strings.Cut(id, ".")
 		if !ok {
@@ -277,9 +349,28 @@ func (ix *Index) rank(text string) (map[string]float64, error) {
 		}
 		sc := ds.score
 		if t.CoordBonus > 0 {
-			sc *= 1 + t.CoordBonus*float64(ds.matched)/float64(len(words))
+			sc *= 1 + t.CoordBonus*float64(ds.matched)/float64(words)
 		}
-		out[id] = sc + srv[s]
+		sc += srv[s]
+		out = append(out, scored{doc, id, sc})
+		b := best[s]
+		if sc > b[0] {
+			b[0], b[1] = sc, b[0]
+		} else if sc > b[1] {
+			b[1] = sc
+		}
+		best[s] = b
+	}
+	if t.ServerFusion > 0 {
+		for i, f := range out {
+			s, _, _ := strings.Cut(f.id, ".")
+			b := best[s]
+			other := b[0]
+			if f.score == b[0] {
+				other = b[1]
+			}
+			out[i].score += t.ServerFusion * other
+		}
 	}
 	return out, nil
 }
@@ -290,6 +381,7 @@ type ranking struct {
 	r     index.IndexReader
 	stats fieldStats
 	tools map[uint64]*docScore // by internal document number
+	ids   map[uint64]string    // external ids of tools, by internal number
 }
 
 // add adds weight times the BM25F score of words over fields to the tools'

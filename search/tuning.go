@@ -32,7 +32,8 @@ type Tuning struct {
 	// Clauses are the fields a query searches and their weights. Fields:
 	// name, title, desc, params, srv (the server's id, title and
 	// description on each tool), tool (name, title, desc and params in one
-	// field) and all (tool and srv in one field). A name ending in "_st"
+	// field), all (tool and srv in one field) and sib (the names and
+	// parameter names of all the server's tools, on each tool). A name ending in "_st"
 	// searches the stemmed form (Stemmer must be set).
 	Clauses []Clause
 	// K1 and B are the BM25 parameters.
@@ -68,6 +69,41 @@ type Tuning struct {
 	// MaxDF, when positive, ignores a query word found in more than this
 	// share of the tools.
 	MaxDF float64
+
+	// Feedback is pseudo-relevance feedback (see Feedback); zero is off.
+	Feedback Feedback
+	// K3, when positive, weights a word the query repeats: n times counts
+	// (K3+1)n/(K3+n) times (BM25's query term frequency).
+	K3 float64
+	// Delta is BM25+'s lower bound: each matched query word adds at least
+	// Delta times its idf, however long the document.
+	Delta float64
+	// ServerFusion, when positive, adds this share of the best score among
+	// the other tools of the same server to each tool.
+	ServerFusion float64
+	// ServerNorm scales the server documents' scores so that the best one
+	// adds ServerWeight times the best tool's score (instead of
+	// ServerWeight times its own).
+	ServerNorm bool
+	// ServerDocDesc puts the tools' descriptions in the server document as
+	// well as their names and titles.
+	ServerDocDesc bool
+}
+
+// Feedback is RM3-style pseudo-relevance feedback: the query is run, the
+// words that best set apart its first Docs tools (presence in them, weighted
+// by their scores, times idf) are taken, at most Terms of them, and the
+// query is run again with them added at Weight times their share of the best
+// one. Only queries of at least MinWords distinct words get feedback.
+type Feedback struct {
+	Docs, Terms int
+	Weight      float64
+	MinWords    int
+	MinDocs     int  // a word must be in at least this many of the Docs tools
+	OnlyScored  bool // added words only lift tools the query found
+	// Mass, when set, shares Weight times the number of query words among
+	// the added words by their weights (RM3's interpolation) instead.
+	Mass bool
 }
 
 // Clause is one field a query searches and its weight.
@@ -143,8 +179,8 @@ func (t Tuning) validate() error {
 	if t.StemWeight > 0 && (t.Stemmer == "" || t.Baseline) {
 		return fmt.Errorf("search: StemWeight needs a Stemmer")
 	}
-	if t.PairWeight > 0 && t.Baseline {
-		return fmt.Errorf("search: PairWeight needs the words analyzer")
+	if (t.PairWeight > 0 || t.Feedback.Weight > 0) && t.Baseline {
+		return fmt.Errorf("search: PairWeight and Feedback need the words analyzer")
 	}
 	return nil
 }
@@ -218,7 +254,11 @@ func newMapping(t Tuning) (*mapping.IndexMappingImpl, error) {
 		} else if f == fieldPairs {
 			a = analyzerPairs
 		}
-		doc.AddFieldMappingsAt(f, textField(a))
+		tf := textField(a)
+		if t.Feedback.Weight > 0 && f == t.Clauses[0].Field {
+			tf.DocValues = true // feedback reads the first clause's words of a tool
+		}
+		doc.AddFieldMappingsAt(f, tf)
 	}
 	m.DefaultMapping = doc
 	return m, m.Validate()

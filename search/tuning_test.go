@@ -12,6 +12,10 @@ func TestTuning_Validate(t *testing.T) {
 		"stem weight, no stemmer": func(t *Tuning) { t.StemWeight = 1 },
 		"unknown stemmer":         func(t *Tuning) { t.Stemmer = "nope" },
 		"pairs on the baseline":   func(t *Tuning) { *t = BaselineTuning(); t.PairWeight = 1 },
+		"feedback on the baseline": func(t *Tuning) {
+			*t = BaselineTuning()
+			t.Feedback = Feedback{Docs: 3, Terms: 5, Weight: .3}
+		},
 	}
 	for name, edit := range bad {
 		tu := DefaultTuning()
@@ -31,6 +35,16 @@ func TestTuning_Variants(t *testing.T) {
 		"pairs":      func(t *Tuning) { t.PairWeight = 1 },
 		"coord":      func(t *Tuning) { t.CoordBonus = 1 },
 		"max df":     func(t *Tuning) { t.MaxDF = .5 },
+		"feedback":   func(t *Tuning) { t.Feedback = Feedback{Docs: 3, Terms: 5, Weight: .3, MinDocs: 1} },
+		"feedback rm3": func(t *Tuning) {
+			t.Feedback = Feedback{Docs: 3, Terms: 5, Weight: .1, Mass: true, OnlyScored: true}
+		},
+		"k3":              func(t *Tuning) { t.K3 = 1 },
+		"bm25+":           func(t *Tuning) { t.Delta = .5 },
+		"server fusion":   func(t *Tuning) { t.ServerFusion = .3 },
+		"server norm":     func(t *Tuning) { t.ServerNorm = true },
+		"server doc desc": func(t *Tuning) { t.ServerDocDesc = true },
+		"siblings":        func(t *Tuning) { t.Clauses = append(t.Clauses, Clause{Field: fieldSib, Weight: .3}) },
 		"b per field": func(t *Tuning) {
 			t.Clauses = []Clause{{Field: fieldName, Weight: 1, B: .3}, {Field: fieldDesc, Weight: 1}, {Field: fieldParams, Weight: .5, B: .9}}
 		},

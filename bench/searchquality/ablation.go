@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/mcpsh/mcp/bench/searchquality/benchdata"
 	"github.com/mcpsh/mcp/search"
@@ -68,9 +69,53 @@ var variants = []variant{
 	{"proximity: name word pairs, weight 0.5", func(t *search.Tuning) { t.PairWeight = .5 }},
 	{"coverage: coordination bonus 0.5", func(t *search.Tuning) { t.CoordBonus = .5 }},
 	{"common words: ignore words in >20% of tools", func(t *search.Tuning) { t.MaxDF = .2 }},
+	{"feedback: 3 tools, 5 words, weight 0.3", fb(3, 5, .3, 0, 1, false)},
+	{"feedback: 5 tools, 10 words, weight 0.3", fb(5, 10, .3, 0, 1, false)},
+	{"feedback: 10 tools, 20 words, weight 0.3", fb(10, 20, .3, 0, 1, false)},
+	{"feedback: 5 tools, 10 words, weight 0.3, in 2+ tools", fb(5, 10, .3, 0, 2, false)},
+	{"feedback: 5 tools, 10 words, weight 0.3, found tools only", fb(5, 10, .3, 0, 1, true)},
+	{"feedback: 5 tools, 10 words, weight 0.3, queries of 5+ words", fb(5, 10, .3, 5, 1, false)},
+	{"feedback: 10 tools, 10 words, weight 0.1", fb(10, 10, .1, 0, 1, false)},
+	{"feedback: 5 tools, 20 words, weight 0.05", fb(5, 20, .05, 0, 1, false)},
+	{"feedback RM3 mass: 5 tools, 10 words, share 0.1", fbm(5, 10, .1)},
+	{"feedback RM3 mass: 3 tools, 10 words, share 0.2", fbm(3, 10, .2)},
+	{"bm25+: delta 0.2", func(t *search.Tuning) { t.Delta = .2 }},
+	{"bm25+: delta 0.5", func(t *search.Tuning) { t.Delta = .5 }},
+	{"bm25+: delta 1", func(t *search.Tuning) { t.Delta = 1 }},
+	{"query term frequency: k3 1", func(t *search.Tuning) { t.K3 = 1 }},
+	{"query term frequency: k3 1000", func(t *search.Tuning) { t.K3 = 1000 }},
+	{"server fusion: + 0.1 x best sibling tool", func(t *search.Tuning) { t.ServerFusion = .1 }},
+	{"server fusion: + 0.3 x best sibling tool", func(t *search.Tuning) { t.ServerFusion = .3 }},
+	{"server doc: scaled to the best tool, weight 0.3", func(t *search.Tuning) { t.ServerNorm, t.ServerWeight = true, .3 }},
+	{"server doc: scaled to the best tool, weight 0.5", func(t *search.Tuning) { t.ServerNorm = true }},
+	{"server doc: with tool descriptions", func(t *search.Tuning) { t.ServerDocDesc = true }},
+	{"server doc: with tool descriptions, weight 1", func(t *search.Tuning) { t.ServerDocDesc, t.ServerWeight = true, 1 }},
+	{"expansion: sibling names and parameters, weight 0.1", func(t *search.Tuning) {
+		t.Clauses = append(t.Clauses, search.Clause{Field: "sib", Weight: .1})
+	}},
+	{"expansion: sibling names and parameters, weight 0.05", func(t *search.Tuning) {
+		t.Clauses = append(t.Clauses, search.Clause{Field: "sib", Weight: .05})
+	}},
+	{"expansion: sibling names and parameters, weight 0.3", func(t *search.Tuning) {
+		t.Clauses = append(t.Clauses, search.Clause{Field: "sib", Weight: .3})
+	}},
 }
 
-func ablate(w io.Writer, c *benchdata.Catalog, pops []population) error {
+// fbm sets RM3-style feedback, sharing weight times the query's length.
+func fbm(docs, terms int, share float64) func(*search.Tuning) {
+	return func(t *search.Tuning) {
+		t.Feedback = search.Feedback{Docs: docs, Terms: terms, Weight: share, MinDocs: 1, Mass: true}
+	}
+}
+
+// fb sets pseudo-relevance feedback.
+func fb(docs, terms int, weight float64, minWords, minDocs int, onlyScored bool) func(*search.Tuning) {
+	return func(t *search.Tuning) {
+		t.Feedback = search.Feedback{Docs: docs, Terms: terms, Weight: weight, MinWords: minWords, MinDocs: minDocs, OnlyScored: onlyScored}
+	}
+}
+
+func ablate(w io.Writer, c *benchdata.Catalog, pops []population, only string) error {
 	fmt.Fprint(w, "| variant |")
 	for _, p := range pops {
 		fmt.Fprintf(w, " %s MRR | %s Hit@5 | %s nDCG@10 |", p.name, p.name, p.name)
@@ -81,6 +126,9 @@ func ablate(w io.Writer, c *benchdata.Catalog, pops []population) error {
 	}
 	fmt.Fprintln(w)
 	for _, v := range variants {
+		if only != "" && v.name != "default (see README)" && !strings.Contains(v.name, only) {
+			continue
+		}
 		t := search.DefaultTuning()
 		v.edit(&t)
 		fmt.Fprintf(w, "| %s |", v.name)

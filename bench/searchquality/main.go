@@ -11,7 +11,8 @@
 // own (task_even, task_odd), to check a choice tuned on one half against the
 // other. --baseline measures plain BM25 over one combined field instead, and
 // --ablation prints a table of what each analysis and ranking choice
-// contributes (each row changes one thing in the default).
+// contributes (each row changes one thing in the default); --only SUBSTR
+// keeps the rows whose name contains SUBSTR, and the default.
 package main
 
 import (
@@ -37,12 +38,13 @@ func main() {
 	ablation := flag.Bool("ablation", false, "print the ablation table (markdown) instead of JSON")
 	misses := flag.Bool("misses", false, "list on stderr the queries with no gold tool in the top 5")
 	split := flag.Bool("halves", false, "also measure the task queries at even and at odd positions")
+	only := flag.String("only", "", "with --ablation: only the rows whose name contains this (and the default)")
 	flag.Parse()
 	if *catalogPath == "" || *queriesPath == "" {
 		fmt.Fprintln(os.Stderr, "searchquality: --catalog and --queries are required")
 		os.Exit(2)
 	}
-	o := options{baseline: *baseline, ablation: *ablation, misses: *misses, halves: *split}
+	o := options{baseline: *baseline, ablation: *ablation, misses: *misses, halves: *split, only: *only}
 	if err := run(os.Stdout, *catalogPath, *queriesPath, *keywordPath, o); err != nil {
 		fmt.Fprintln(os.Stderr, "searchquality:", err)
 		os.Exit(1)
@@ -57,6 +59,7 @@ type population struct {
 // options are the switches of a run.
 type options struct {
 	baseline, ablation, misses, halves bool
+	only                               string
 }
 
 func run(w io.Writer, catalogPath, queriesPath, keywordPath string, o options) error {
@@ -81,7 +84,7 @@ func run(w io.Writer, catalogPath, queriesPath, keywordPath string, o options) e
 		pops = append(pops, population{"keyword", kq}, population{"keyword_typo", typos(kq)})
 	}
 	if o.ablation {
-		return ablate(w, c, pops)
+		return ablate(w, c, pops, o.only)
 	}
 	t := search.DefaultTuning()
 	name := "default"

@@ -84,6 +84,19 @@ func TestRun(t *testing.T) {
 	if n := strings.Count(table.String(), "\n"); n != len(variants)+2 {
 		t.Errorf("ablation table has %d lines:\n%s", n, table.String())
 	}
+	table.Reset()
+	if err := run(&table, cat, qs, "", options{ablation: true, only: "bm25+"}); err != nil {
+		t.Fatal(err)
+	}
+	var want int
+	for _, v := range variants {
+		if strings.Contains(v.name, "bm25+") {
+			want++
+		}
+	}
+	if n := strings.Count(table.String(), "\n"); want == 0 || n != want+3 || !strings.Contains(table.String(), "| default") {
+		t.Errorf("--only bm25+: table has %d lines, want %d rows and the default:\n%s", n, want, table.String())
+	}
 }
 
 func TestTypo(t *testing.T) {
