@@ -92,7 +92,11 @@ func (c *Client) Call(ctx context.Context, server, tool string, args json.RawMes
 	if err := c.do(ctx, &request{Op: "call", Server: server, Tool: tool, Args: args}, &r); err != nil {
 		return nil, c.upstreamErr(server, err)
 	}
-	return resultOf(r.Result)
+	res, err := ParseResult(r.Result)
+	if err != nil {
+		return nil, &transportError{err: err}
+	}
+	return res, nil
 }
 
 // Cached implements Backend.
@@ -214,15 +218,3 @@ func (c *Client) ctxOr(ctx context.Context, err error) error {
 	return &transportError{err: err}
 }
 
-// resultOf splits a raw tools/call result into its parts.
-func resultOf(raw json.RawMessage) (*Result, error) {
-	var res struct {
-		Content           []json.RawMessage `json:"content"`
-		StructuredContent json.RawMessage   `json:"structuredContent"`
-		IsError           bool              `json:"isError"`
-	}
-	if err := json.Unmarshal(raw, &res); err != nil {
-		return nil, &transportError{err: fmt.Errorf("invalid result: %w", err)}
-	}
-	return &Result{Raw: raw, IsError: res.IsError, Content: res.Content, Structured: nonNull(res.StructuredContent)}, nil
-}

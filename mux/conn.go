@@ -399,15 +399,11 @@ func (u *Conn) CallTool(ctx context.Context, name string, args json.RawMessage) 
 	if err != nil {
 		return nil, err
 	}
-	var res struct {
-		Content           []json.RawMessage `json:"content"`
-		StructuredContent json.RawMessage   `json:"structuredContent"`
-		IsError           bool              `json:"isError"`
-	}
-	if err := json.Unmarshal(raw, &res); err != nil {
+	res, err := ParseResult(raw)
+	if err != nil {
 		return nil, fmt.Errorf("tools/call %s: server %s sent an invalid result: %w", name, u.server, err)
 	}
-	return &Result{Raw: raw, IsError: res.IsError, Content: res.Content, Structured: nonNull(res.StructuredContent)}, nil
+	return res, nil
 }
 
 // Close ends the connection. For stdio it closes the server's stdin, waits

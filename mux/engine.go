@@ -66,8 +66,11 @@ type link struct {
 	lastUsed atomic.Int64 // unix nanoseconds
 	busy     atomic.Int32 // calls in flight
 
+	changes atomic.Int64 // tools/list_changed notifications so far
+
 	toolsMu sync.Mutex
 	tools   []catalog.Tool // as listed, unfiltered; nil until listed
+	listed  int64          // changes seen when tools was listed
 }
 
 func (c *link) touch() { c.lastUsed.Store(time.Now().UnixNano()) }
@@ -291,18 +294,25 @@ func (c *link) dead() bool {
 }
 
 // refreshTools re-lists a server's tools after it said they changed, so
-// that list, search and the cache see the new list.
+// that list, search and the cache see the new list. A list that started
+// after the notification answers for it: servers that announce changes
+// right after initialize, or several at once, cost one list, not one each.
 func (e *Engine) refreshTools(server string, c *link) {
+	seen := c.changes.Add(1)
+	c.toolsMu.Lock()
+	defer c.toolsMu.Unlock()
+	if c.tools == nil || c.listed >= seen {
+		return // the first list is still to come, or a later one was made
+	}
 	ctx, cancel := context.WithTimeout(e.life, DefaultConnectTimeout)
 	defer cancel()
+	gen := c.changes.Load()
 	tools, err := c.up.ListTools(ctx)
 	if err != nil {
 		e.opts.withDefaults().Logger.Debug("re-listing tools failed", "server", server, "err", err)
 		return
 	}
-	c.toolsMu.Lock()
-	c.tools = tools
-	c.toolsMu.Unlock()
+	c.tools, c.listed = tools, gen
 	e.record(server, tools)
 }
 
@@ -375,6 +385,7 @@ func (e *Engine) listed(ctx context.Context, srv *catalog.ServerSurface) (_ []ca
 	defer c.toolsMu.Unlock()
 	if c.tools == nil {
 		c.busy.Add(1)
+		gen := c.changes.Load()
 		tools, err := c.up.ListTools(ctx)
 		c.busy.Add(-1)
 		c.touch()
@@ -383,7 +394,7 @@ func (e *Engine) listed(ctx context.Context, srv *catalog.ServerSurface) (_ []ca
 			e.forgetBroken(srv.ID, c, err)
 			return nil, broke, err
 		}
-		c.tools = tools
+		c.tools, c.listed = tools, gen
 		e.record(srv.ID, tools)
 	}
 	return c.tools, false, nil

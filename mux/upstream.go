@@ -33,6 +33,20 @@ type Result struct {
 	Structured json.RawMessage
 }
 
+// ParseResult splits a raw tools/call result into its parts; Raw keeps it
+// whole.
+func ParseResult(raw json.RawMessage) (*Result, error) {
+	var res struct {
+		Content           []json.RawMessage `json:"content"`
+		StructuredContent json.RawMessage   `json:"structuredContent"`
+		IsError           bool              `json:"isError"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return nil, err
+	}
+	return &Result{Raw: raw, IsError: res.IsError, Content: res.Content, Structured: nonNull(res.StructuredContent)}, nil
+}
+
 // UnavailableError says a server could not be reached: it failed to start,
 // to connect, to initialize, or a request timed out or the connection broke.
 type UnavailableError struct {

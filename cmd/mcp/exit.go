@@ -110,7 +110,7 @@ func classify(err error) (int, string) {
 	case errors.As(err, &argUsage):
 		return exitUsage, ""
 	case errors.As(err, &noSession):
-		return exitUsage, "start a new session outside this one with `mcp session start`"
+		return exitUsage, "`mcp session list`, outside any session, shows the running ones; `mcp session start` starts one"
 	case errors.As(err, &notAvail), errors.As(err, &jsNotAv):
 		return exitUnavailable, "`mcp search WORDS` and `mcp list` show what this session can use"
 	case errors.As(err, &tool), errors.As(err, &jsTool), errors.As(err, &rpc):

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Measures the multiplexer: warm and cold `mcp call` side by side with
+# mcporter's keep-alive daemon and with the server's own start, and the
+# multiplexer's memory with 10 servers of 1,000 tools. Prints a Markdown
+# table. Needs Go, Node.js and npm; installs the rest (npm ci here).
+#
+#   bash bench/mux/run.sh [--catalog catalog.jsonl] [--runs 100] [--slow-runs 30] [--keep]
+#
+# --catalog (a catalog file of JSON lines, as bench/searchquality reads)
+# enables the memory measurement; without it that row says "not measured".
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+for tool in go node npm; do
+  command -v "$tool" >/dev/null || { echo "run.sh: $tool is required" >&2; exit 2; }
+done
+
+# mcporter and the everything server, pinned by package-lock.json.
+stamp="$here/node_modules/.muxbench-lock"
+if ! cmp -s "$here/package-lock.json" "$stamp" 2>/dev/null; then
+  echo "run.sh: npm ci in $here" >&2
+  (cd "$here" && npm ci --no-audit --no-fund --loglevel=error) >&2
+  cp "$here/package-lock.json" "$stamp"
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+echo "run.sh: building mcp, catalogserver and the benchmark" >&2
+# mcp as the release builds it (static, stripped), and a Go program that
+# does nothing built the same way: the floor under its process start.
+release=(env CGO_ENABLED=0 go build -trimpath -ldflags='-s -w')
+(cd "$top" && "${release[@]}" -o "$work/mcp" ./cmd/mcp)
+(cd "$top" && "${release[@]}" -o "$work/noop" ./bench/mux/noop)
+(cd "$top" && go build -o "$work/catalogserver" ./bench/catalogserver)
+(cd "$top" && go build -o "$work/muxbench" ./bench/mux)
+
+exec_args=(--mcp "$work/mcp" --noop "$work/noop" --dir "$here")
+catalog=""
+pass=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --catalog) catalog=$2; shift 2 ;;
+    --catalog=*) catalog=${1#--catalog=}; shift ;;
+    *) pass+=("$1"); shift ;;
+  esac
+done
+if [ -n "$catalog" ]; then
+  exec_args+=(--catalogserver "$work/catalogserver" --catalog "$catalog")
+fi
+"$work/muxbench" "${exec_args[@]}" ${pass[@]+"${pass[@]}"}
