@@ -534,7 +534,11 @@ func (e *Engine) Status() []ServerStatus {
 		}
 		c.toolsMu.Lock()
 		st.Tools = len(c.tools)
+		listed := c.tools != nil
 		c.toolsMu.Unlock()
+		if entry := e.cached(key); !listed && entry != nil {
+			st.Tools = len(entry.Tools) // a call answered from the cache
+		}
 		out = append(out, st)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
