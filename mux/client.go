@@ -217,4 +217,3 @@ func (c *Client) ctxOr(ctx context.Context, err error) error {
 	}
 	return &transportError{err: err}
 }
-

@@ -31,9 +31,15 @@ var ErrBusy = errors.New("another multiplexer holds this socket")
 // directory is created 0700 and refused when another user owns it or
 // others may write to it.
 func SocketPath(key string) (string, error) {
-	dir := filepath.Join(os.TempDir(), "mcp-"+strconv.Itoa(os.Getuid()))
-	if x := os.Getenv("XDG_RUNTIME_DIR"); x != "" && filepath.IsAbs(x) {
-		dir = filepath.Join(x, "mcp")
+	return SocketPathIn(os.TempDir(), os.Getenv("XDG_RUNTIME_DIR"), key)
+}
+
+// SocketPathIn is SocketPath for a process whose temporary directory and
+// XDG_RUNTIME_DIR are tmp and runtime.
+func SocketPathIn(tmp, runtime, key string) (string, error) {
+	dir := filepath.Join(tmp, "mcp-"+strconv.Itoa(os.Getuid()))
+	if runtime != "" && filepath.IsAbs(runtime) {
+		dir = filepath.Join(runtime, "mcp")
 	}
 	name := key + ".sock"
 	if len(filepath.Join(dir, name)) > maxSocketPath {

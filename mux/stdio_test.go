@@ -189,7 +189,8 @@ func TestConn_crashMidCall(t *testing.T) {
 			start = time.Now()
 			_, err = u.CallTool(ctx, "echo", json.RawMessage(`{"message":"x"}`))
 			asUnavailable(t, err)
-			if d := time.Since(start); d > time.Second {
+			// At once, not after a timeout: the bound only catches a wait.
+			if d := time.Since(start); d > 10*time.Second {
 				t.Errorf("a call after the crash took %s", d)
 			}
 			requireGone(t, "crashed server", pid)
@@ -220,7 +221,7 @@ func requireCancelReachesServer(t *testing.T, u Upstream) {
 	if errors.As(err, &ue) {
 		t.Errorf("a cancelled call is not an unavailable server: %v", err)
 	}
-	if d := time.Since(start); d > 3*time.Second {
+	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("cancel took %s", d)
 	}
 	deadline := time.Now().Add(5 * time.Second)

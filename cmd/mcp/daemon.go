@@ -220,13 +220,17 @@ func envDigest(names []string) string {
 // socketFor is the socket of the multiplexer for a session, or for a
 // recipe, agent and build of this binary outside one.
 func socketFor(sessionID string, inSession bool, spec daemonSpec) (string, error) {
+	return mux.SocketPath(daemonKey(sessionID, inSession, spec))
+}
+
+func daemonKey(sessionID string, inSession bool, spec daemonSpec) string {
 	h := sha256.New()
 	if inSession {
 		fmt.Fprintf(h, "session\x00%s", sessionID)
 	} else {
 		fmt.Fprintf(h, "host\x00%s\x00%v\x00%s\x00%s", spec.Root, spec.User, spec.Agent, exeStamp())
 	}
-	return mux.SocketPath(hex.EncodeToString(h.Sum(nil)[:10]))
+	return hex.EncodeToString(h.Sum(nil)[:10])
 }
 
 // exeStamp identifies this build of the binary, so that a rebuilt mcp

@@ -41,6 +41,7 @@ func TestMain(m *testing.M) {
 }
 
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	// Real servers nobody here wrote: server-everything over stdio, SSE and
 	// streamable HTTP, and server-memory.
 	dir := testenv.Dir(t)

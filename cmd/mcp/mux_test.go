@@ -24,6 +24,7 @@ import (
 type muxEnv struct {
 	t      *testing.T
 	root   string // the recipe
+	tmp    string // its TMPDIR
 	env    []string
 	events string // FAKE_EVENTS of the fake server
 }
@@ -38,6 +39,7 @@ const muxManifest = `{"mcpServers": {
 
 func newMuxEnv(t *testing.T) *muxEnv {
 	t.Helper()
+	t.Parallel()
 	work := t.TempDir()
 	bin := filepath.Join(work, "bin")
 	exe, err := os.Executable()
@@ -50,8 +52,8 @@ func newMuxEnv(t *testing.T) *muxEnv {
 			t.Fatal(err)
 		}
 	}
-	m := &muxEnv{t: t, root: filepath.Join(work, "recipe"), events: filepath.Join(work, "events")}
 	home, tmp := filepath.Join(work, "home"), filepath.Join(work, "tmp")
+	m := &muxEnv{t: t, root: filepath.Join(work, "recipe"), tmp: tmp, events: filepath.Join(work, "events")}
 	mkdir(t, home)
 	mkdir(t, tmp)
 	writeFile(t, filepath.Join(m.root, "package.json"), muxPackage)
@@ -60,13 +62,10 @@ func newMuxEnv(t *testing.T) *muxEnv {
 	writeFile(t, filepath.Join(m.root, "agents", "sleeper.yaml"), "mcp:\n  servers:\n    fake:\n      include: [sleep, getenv]\n")
 	m.env = []string{
 		"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"),
-		"HOME=" + home, "TMPDIR=" + tmp,
+		"HOME=" + home, "TMPDIR=" + tmp, "XDG_RUNTIME_DIR=",
 		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"), "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
 		"FAKE_EVENTS=" + m.events,
 	}
-	// This process computes the same socket paths as the binary.
-	t.Setenv("TMPDIR", tmp)
-	t.Setenv("XDG_RUNTIME_DIR", "")
 	t.Cleanup(func() { stopDaemons(t, filepath.Join(tmp, "mcp-"+strconv.Itoa(os.Getuid()))) })
 	return m
 }
@@ -140,8 +139,17 @@ func (m *muxEnv) expect(code int, want string, args ...string) result {
 
 // socket is where the multiplexer outside a session for agent listens.
 func (m *muxEnv) socket(agent string) string {
+	return m.socketOf(daemonKey("", false, daemonSpec{Root: m.root, Agent: agent}))
+}
+
+// sessionSocket is where the multiplexer of session id listens.
+func (m *muxEnv) sessionSocket(id string) string {
+	return m.socketOf(daemonKey(id, true, daemonSpec{}))
+}
+
+func (m *muxEnv) socketOf(key string) string {
 	m.t.Helper()
-	s, err := socketFor("", false, daemonSpec{Root: m.root, Agent: agent})
+	s, err := mux.SocketPathIn(m.tmp, "", key)
 	if err != nil {
 		m.t.Fatal(err)
 	}

@@ -4,10 +4,12 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -71,7 +73,7 @@ func TestMuxReloadsInSession(t *testing.T) {
 		t.Fatalf("session start: exit %d, %q, %q", r.code, r.stdout, r.stderr)
 	}
 	in := []string{"MCP_SESSION=" + id}
-	sock, _ := socketFor(id, true, daemonSpec{})
+	sock := m.sessionSocket(id)
 	token := func() string {
 		r := m.run(in, "call", "fake.getenv", "name=FAKE_TOKEN")
 		if r.code != 0 {
@@ -180,19 +182,29 @@ func TestMuxFallsBackToDirect(t *testing.T) {
 // terminal, and the line is cleared once the server is up; a fast one
 // prints nothing.
 func TestConnectingProgress(t *testing.T) {
+	var mu sync.Mutex
 	var buf bytes.Buffer
-	a := &app{stderr: &buf}
+	a := &app{stderr: lockedWriter{&mu, &buf}}
+	read := func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return buf.String()
+	}
 	done := a.connecting("slow")
-	time.Sleep(progressDelay + 200*time.Millisecond)
+	if !eventually(10*time.Second, func() bool { return read() != "" }) {
+		t.Fatal("a slow connect printed nothing")
+	}
 	done()
-	if got := buf.String(); got != "mcp: starting slow…\r\x1b[K" {
+	if got := read(); got != "mcp: starting slow…\r\x1b[K" {
 		t.Errorf("slow connect printed %q", got)
 	}
+	mu.Lock()
 	buf.Reset()
+	mu.Unlock()
 	a.connecting("fast")()
 	time.Sleep(progressDelay + 100*time.Millisecond)
-	if buf.Len() != 0 {
-		t.Errorf("fast connect printed %q", buf.String())
+	if got := read(); got != "" {
+		t.Errorf("fast connect printed %q", got)
 	}
 	// Never with --json, NO_COLOR or a stderr that is not a terminal.
 	a.globals = &Globals{}
@@ -243,7 +255,7 @@ func TestMuxDaemonCommand(t *testing.T) {
 	if r := m.run(nil, "daemon", "stop", "--all"); r.code != 0 || !strings.Contains(r.stderr, "stopped 1 multiplexer") {
 		t.Fatalf("stop --all: exit %d, %q", r.code, r.stderr)
 	}
-	sock, _ := socketFor(id, true, daemonSpec{})
+	sock := m.sessionSocket(id)
 	if !mux.Running(sock) {
 		t.Error("stop --all ended a session's multiplexer")
 	}
@@ -251,4 +263,15 @@ func TestMuxDaemonCommand(t *testing.T) {
 		t.Errorf("daemon in a session: exit %d, want %d", r.code, exitUsage)
 	}
 	m.run(nil, "session", "stop", id)
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

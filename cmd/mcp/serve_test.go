@@ -85,6 +85,7 @@ func runMCP(t *testing.T, env []string, args ...string) (code int, stdout, stder
 }
 
 func TestServe_Usage(t *testing.T) {
+	t.Parallel()
 	recipe := serveRecipe(t)
 	env := serveEnv(t)
 	tests := []struct {
@@ -158,12 +159,15 @@ func (s *syncBuffer) String() string {
 // client (the server is the official Go SDK's: two implementations), over
 // the modern protocol and over the legacy handshake.
 func TestServe_EndToEnd(t *testing.T) {
+	t.Parallel()
 	for _, proto := range []string{"modern", "legacy"} {
 		t.Run(proto, func(t *testing.T) {
 			var stderr syncBuffer
 			args := []string{"--recipe", serveRecipe(t), "serve", "--agent", "tooler"}
 			tr := transport.NewStdioWithOptions(mcpBinary(t), serveEnv(t), args, transport.WithCommandStderrWriter(&stderr))
-			c := client.NewClient(tr)
+			// A slow start (the race detector, a busy machine) must not pass
+			// for a server without server/discover.
+			c := client.NewClient(tr, client.WithDiscoverTimeout(60*time.Second))
 			closed := false
 			defer func() {
 				if !closed {

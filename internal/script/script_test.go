@@ -190,8 +190,10 @@ func TestRun_Limits(t *testing.T) {
 			if !errors.As(err, &le) || le.Kind != tt.kind {
 				t.Fatalf("Run = %s, %v; want a %s *LimitError", got, err, tt.kind)
 			}
-			if elapsed > 5*time.Second {
-				t.Errorf("Run took %v", elapsed)
+			// A limit that does not stop the program would run until the
+			// test binary's own timeout; this catches that, not slowness.
+			if elapsed > time.Minute {
+				t.Errorf("Run took %v: the limit did not stop it", elapsed)
 			}
 			if tt.wantCalls >= 0 && rec.count() != tt.wantCalls {
 				t.Errorf("host saw %d calls, want %d", rec.count(), tt.wantCalls)
