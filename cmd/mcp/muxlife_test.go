@@ -275,3 +275,29 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 	defer l.mu.Unlock()
 	return l.w.Write(p)
 }
+
+// The multiplexer's entry point is no way out of a session: there it can
+// only serve that session, whatever MCP_MUX_SPEC says, and with any other
+// word it is refused like every command a session does not have.
+func TestMuxEntryInSession(t *testing.T) {
+	m := newMuxEnv(t)
+	r := m.run(nil, "session", "start", "--agent", "narrow")
+	id, _ := strings.CutPrefix(strings.TrimSpace(r.stdout), "export MCP_SESSION=")
+	if r.code != 0 || id == "" {
+		t.Fatalf("session start: exit %d, %q", r.code, r.stderr)
+	}
+	defer m.run(nil, "session", "stop", id)
+	in := []string{"MCP_SESSION=" + id, `MCP_MUX_SPEC={"root":"` + m.root + `"}`}
+	if r := m.run(in, "__mux", "--recipe", m.root); r.code != exitUsage {
+		t.Errorf("__mux with a flag in a session: exit %d, want %d (%q)", r.code, exitUsage, r.stderr)
+	}
+	if r := m.run(in, "__mux"); r.code == 0 {
+		t.Errorf("a second multiplexer for a running session started (exit 0)")
+	}
+	if mux.Running(m.socket("")) {
+		t.Error("MCP_MUX_SPEC inside a session started a multiplexer for the whole boundary")
+	}
+	if r := m.run(in[:1], "call", "fake.getenv", "name=HOME"); r.code != exitUnavailable {
+		t.Errorf("the session widened: exit %d", r.code)
+	}
+}
