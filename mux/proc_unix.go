@@ -12,6 +12,7 @@ import (
 // everything it spawns can be signalled together.
 func ownGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	dieWithParent(cmd.SysProcAttr)
 }
 
 // signalGroup sends sig to every process in the group led by pid. It

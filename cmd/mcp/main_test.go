@@ -210,7 +210,13 @@ func fakeServer() {
 		fmt.Fprintln(os.Stderr, "fake: cannot open database: permission denied")
 		os.Exit(3)
 	}
-	if err := server.ServeStdio(s); err != nil {
+	err := server.ServeStdio(s)
+	if os.Getenv("FAKE_IGNORE_EOF") == "1" {
+		// A server that outlives the end of its stdin.
+		fakeEvent("stdin closed")
+		select {}
+	}
+	if err != nil {
 		os.Exit(1)
 	}
 }

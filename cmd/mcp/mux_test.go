@@ -34,7 +34,7 @@ const muxPackage = `{"name": "muxtest", "pi": {"mcp": {"manifests": ["mcp.json"]
   {"id": "other", "tools": {"include": ["echo"]}}]}}}`
 
 const muxManifest = `{"mcpServers": {
-  "fake": {"command": "fake-server", "env": {"FAKE_EVENTS": "${FAKE_EVENTS}", "FAKE_GRANDCHILD": "${FAKE_GRANDCHILD:-0}", "FAKE_STDOUT_LOGS": "${FAKE_STDOUT_LOGS:-0}"}},
+  "fake": {"command": "fake-server", "env": {"FAKE_EVENTS": "${FAKE_EVENTS}", "FAKE_GRANDCHILD": "${FAKE_GRANDCHILD:-0}", "FAKE_STDOUT_LOGS": "${FAKE_STDOUT_LOGS:-0}", "FAKE_IGNORE_EOF": "${FAKE_IGNORE_EOF:-0}"}},
   "other": {"command": "fake-server"}}}`
 
 func newMuxEnv(t *testing.T) *muxEnv {

@@ -105,9 +105,11 @@ func TestMuxServerStartFaults(t *testing.T) {
 }
 
 // A multiplexer killed with SIGKILL between calls is replaced by the next
-// call, and its server does not outlive it.
+// call, and its server does not outlive it, even a server that ignores the
+// end of its stdin.
 func TestMuxKilled(t *testing.T) {
 	m := newMuxEnv(t)
+	m.env = append(m.env, "FAKE_IGNORE_EOF=1")
 	m.must("call", "fake.echo", "message=one")
 	sock := m.socket("")
 	old := m.status(sock)

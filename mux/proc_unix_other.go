@@ -1,0 +1,9 @@
+//go:build unix && !linux
+
+package mux
+
+import "syscall"
+
+// dieWithParent does nothing where the kernel has no parent-death signal:
+// a server of a killed multiplexer ends when it sees the end of its stdin.
+func dieWithParent(*syscall.SysProcAttr) {}
