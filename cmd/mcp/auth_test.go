@@ -101,7 +101,7 @@ func TestAuth_NothingLeaks(t *testing.T) {
 	home := filepath.Join(root, "home")
 	for k, v := range map[string]string{
 		"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, ".config"), "XDG_CACHE_HOME": filepath.Join(home, ".cache"),
-		"TMPDIR": filepath.Join(root, "tmp"), "MCP_URL": srv.MCPURL, autoFollowEnv: "",
+		"TMPDIR": filepath.Join(root, "tmp"), "XDG_RUNTIME_DIR": "", "MCP_URL": srv.MCPURL, autoFollowEnv: "",
 	} {
 		t.Setenv(k, v)
 		if strings.HasSuffix(k, "HOME") || k == "TMPDIR" {
