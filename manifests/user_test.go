@@ -247,20 +247,10 @@ func TestLoadUser_Trust(t *testing.T) {
 			}
 		}, "the file is not a regular file"},
 		{"file owned by someone else", func(t *testing.T, _ userFixture, file string) {
-			if os.Getuid() != 0 {
-				t.Skip("only root can give a file away")
-			}
-			if err := os.Lchown(file, 4242, 4242); err != nil {
-				t.Fatal(err)
-			}
+			giveAway(t, filepath.Base(file))
 		}, "the file is not owned by the current user"},
 		{"dir owned by someone else", func(t *testing.T, _ userFixture, file string) {
-			if os.Getuid() != 0 {
-				t.Skip("only root can give a directory away")
-			}
-			if err := os.Lchown(filepath.Dir(file), 4242, 4242); err != nil {
-				t.Fatal(err)
-			}
+			giveAway(t, filepath.Base(filepath.Dir(file)))
 		}, "its directory is not owned by the current user"},
 	}
 	for _, tc := range cases {

@@ -15,7 +15,7 @@
 // start to reaping, peak RSS from wait4. It prints a Markdown table.
 // run.sh installs what it needs and builds the binaries:
 //
-//	bash bench/mux/run.sh [--catalog catalog.jsonl] [--runs 100] [--slow-runs 30]
+//	bash bench/mux/run.sh [--catalog FILE | --no-catalog] [--runs 100] [--slow-runs 30]
 package main
 
 import (

@@ -35,12 +35,14 @@ release=(env CGO_ENABLED=0 go build -trimpath -ldflags='-s -w')
 (cd "$top" && go build -o "$work/muxbench" ./bench/mux)
 
 exec_args=(--mcp "$work/mcp" --noop "$work/noop" --dir "$here")
-catalog=""
+# The memory rows use the LiveMCPBench catalog kept in bench/data.
+catalog="$top/bench/data/livemcpbench/catalog.jsonl"
 pass=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --catalog) catalog=$2; shift 2 ;;
     --catalog=*) catalog=${1#--catalog=}; shift ;;
+    --no-catalog) catalog=""; shift ;;
     *) pass+=("$1"); shift ;;
   esac
 done

@@ -14,7 +14,7 @@
 // beside their wall time (on a busy machine only the wall time grows) and the
 // fastest build beside the median.
 //
-//	go run ./bench/searchlatency --catalog catalog.jsonl --tools 10000 --runs 50
+//	go run ./bench/searchlatency --catalog bench/data/livemcpbench/catalog.jsonl --tools 10000 --runs 50
 package main
 
 import (

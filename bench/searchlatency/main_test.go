@@ -17,9 +17,6 @@ func TestPercentile(t *testing.T) {
 }
 
 func TestRun_Small(t *testing.T) {
-	if testing.Short() {
-		t.Skip("execs processes")
-	}
 	p := filepath.Join(t.TempDir(), "c.jsonl")
 	data := `{"id": "w.get_forecast", "server": "w", "name": "get_forecast", "description": "weather forecast for a city, stock price today, convert docx to pdf, list files in a directory"}`
 	if err := os.WriteFile(p, []byte(data), 0o600); err != nil {

@@ -2,7 +2,7 @@
 // indexes a catalog file with the search package, runs every labelled query
 // and prints Hit@1/5/10, Recall@5/10, MRR and nDCG@10 as JSON.
 //
-//	go run ./bench/searchquality --catalog catalog.jsonl --queries queries.jsonl \
+//	go run ./bench/searchquality --catalog bench/data/livemcpbench/catalog.jsonl --queries bench/data/livemcpbench/queries.jsonl \
 //	    --keyword bench/searchquality/keyword_queries.jsonl
 //
 // With --keyword it also measures the keyword queries with one typo each
