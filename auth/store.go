@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpsh/mcp/internal/atomicfile"
 	"github.com/mcpsh/mcp/manifests"
 )
 
@@ -158,35 +159,9 @@ func (s *Store) Put(r *Record) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(s.dir, ".tmp-*")
-	if err != nil {
+	if err := atomicfile.Write(s.path(r.Server, r.URL), append(data, '\n')); err != nil {
 		return fmt.Errorf("token store: %w", err)
 	}
-	name := tmp.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			tmp.Close()
-			os.Remove(name)
-		}
-	}()
-	// CreateTemp makes the file 0600; say so anyway, for other platforms.
-	if err := tmp.Chmod(0o600); err != nil && !errors.Is(err, errors.ErrUnsupported) {
-		return fmt.Errorf("token store: %w", err)
-	}
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		return fmt.Errorf("token store: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("token store: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("token store: %w", err)
-	}
-	if err := os.Rename(name, s.path(r.Server, r.URL)); err != nil {
-		return fmt.Errorf("token store: %w", err)
-	}
-	ok = true
 	return nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/mcpsh/mcp/internal/atomicfile"
 	"github.com/mcpsh/mcp/manifests"
 )
 
@@ -83,19 +84,7 @@ func (c *Cache) Store(key string, e *CacheEntry) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(c.dir, ".entry-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), c.path(key)); err != nil {
+	if err := atomicfile.Write(c.path(key), data); err != nil {
 		return fmt.Errorf("writing catalog cache: %w", err)
 	}
 	return nil
