@@ -43,14 +43,12 @@ func Dial(ctx context.Context, socket string) (*Client, error) {
 // waits for a server to be started or reached.
 func (c *Client) OnConnecting(f func(server string) (done func())) { c.connecting = f }
 
-// PID is the multiplexer's process id.
-func (c *Client) PID() int { return c.hello.PID }
-
 // Warnings are what the multiplexer noticed while reading the configuration.
 func (c *Client) Warnings() []string { return c.hello.Warnings }
 
-// Env is the environment stamp of the multiplexer's configuration.
-func (c *Client) Env() EnvStamp { return c.hello.Env }
+// SameEnv says whether the multiplexer runs in this process's environment
+// (ignore as for DaemonOptions.IgnoreEnv).
+func (c *Client) SameEnv(ignore ...string) bool { return c.hello.Env.Matches(ignore...) }
 
 // Surface implements Backend.
 func (c *Client) Surface() *catalog.Surface { return c.hello.Surface }

@@ -22,7 +22,6 @@ type Config struct {
 	Surface   *catalog.Surface
 	Endpoints map[string]manifests.Endpoint
 	Warnings  []string
-	Env       EnvStamp
 	// Watch lists files and directories whose changes trigger a reload.
 	Watch []string
 }
@@ -48,6 +47,9 @@ type DaemonOptions struct {
 	Label string
 	// Session is the id of the session it serves, if any.
 	Session string
+	// IgnoreEnv are variables left out of the multiplexer's environment
+	// stamp: those that only say which multiplexer to run.
+	IgnoreEnv []string
 }
 
 // DaemonStatus is what the status request answers.
@@ -66,6 +68,7 @@ type DaemonStatus struct {
 type Daemon struct {
 	opts    DaemonOptions
 	eng     *Engine
+	env     EnvStamp
 	log     *slog.Logger
 	started time.Time
 
@@ -93,7 +96,7 @@ func NewDaemon(opts DaemonOptions) (*Daemon, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	d := &Daemon{opts: opts, cfg: cfg, log: opts.Logger, started: time.Now(), stopped: make(chan struct{})}
+	d := &Daemon{opts: opts, cfg: cfg, log: opts.Logger, started: time.Now(), stopped: make(chan struct{}), env: StampEnv(opts.IgnoreEnv...)}
 	d.eng = opts.NewEngine(cfg)
 	d.lastReq.Store(time.Now().UnixNano())
 	return d, nil
@@ -305,7 +308,7 @@ func (d *Daemon) serve(ctx context.Context, req *request) *response {
 	}
 	switch req.Op {
 	case "hello":
-		return &response{Hello: &hello{Version: wireVersion, PID: os.Getpid(), Surface: cfg.Surface, Warnings: cfg.Warnings, Env: cfg.Env}}
+		return &response{Hello: &hello{Version: wireVersion, Surface: cfg.Surface, Warnings: cfg.Warnings, Env: d.env}}
 	case "tools":
 		tools, err := d.eng.Tools(ctx, req.Server)
 		if err != nil {

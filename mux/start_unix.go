@@ -139,9 +139,6 @@ func Ready(err error, config bool) {
 	_, _ = f.WriteString(msg + "\n")
 }
 
-// readyEnv marks a multiplexer started by Ensure.
-const readyEnv = "MCP_MUX_READY_FD"
-
 // Shutdown stops the multiplexer on socket and waits until it has closed
 // its upstream connections and exited. It asks first; a multiplexer that
 // does not answer or does not stop within timeout gets SIGTERM, then

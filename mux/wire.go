@@ -42,18 +42,9 @@ type response struct {
 
 type hello struct {
 	Version  int              `json:"version"`
-	PID      int              `json:"pid"`
 	Surface  *catalog.Surface `json:"surface"`
 	Warnings []string         `json:"warnings,omitempty"`
 	Env      EnvStamp         `json:"env"`
-}
-
-// EnvStamp names the environment variables a configuration reads and
-// digests their values as the multiplexer saw them, so that a client
-// whose environment differs can tell.
-type EnvStamp struct {
-	Names  []string `json:"names,omitempty"`
-	Digest string   `json:"digest,omitempty"`
 }
 
 // WireError is an error as it crosses the socket. The client turns it back

@@ -86,7 +86,7 @@ func (a *app) ensureDaemon(ctx context.Context, sessionID string, inSession bool
 	// Outside a session the multiplexer expands ${VAR} with the
 	// environment it started in; when ours differs (a new token was
 	// exported, PATH changed), it gives way to one started from ours.
-	if env := c.Env(); env.Digest != envDigest(env.Names) {
+	if !c.SameEnv(selectorEnv...) {
 		_ = c.Stop(ctx)
 		if !mux.WaitGone(socket, 5*time.Second) {
 			return nil, fmt.Errorf("the multiplexer for another environment did not stop")

@@ -88,6 +88,7 @@ func runDaemon(stderr io.Writer) int {
 	opts := mux.DaemonOptions{
 		Label:        label,
 		Logger:       log,
+		IgnoreEnv:    selectorEnv,
 		Idle:         envDuration(idleEnv, defaultIdle),
 		UpstreamIdle: envDuration(upIdleEnv, defaultIdle),
 		NewEngine: func(cfg *mux.Config) *mux.Engine {
@@ -141,7 +142,7 @@ func hostConfig(spec daemonSpec) (*mux.Config, error) {
 		return nil, err
 	}
 	return &mux.Config{Surface: s, Endpoints: r.Endpoints, Warnings: append(slices.Clone(r.Warnings), warns...),
-		Env: envStamp(), Watch: watchList(r)}, nil
+		Watch: watchList(r)}, nil
 }
 
 // sessionConfig keeps the surface the session started with and re-reads
@@ -155,7 +156,7 @@ func sessionConfig(id string) (*mux.Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &mux.Config{Surface: st.Surface, Endpoints: r.Endpoints, Env: envStamp(), Watch: watchList(r)}, nil
+	return &mux.Config{Surface: st.Surface, Endpoints: r.Endpoints, Watch: watchList(r)}, nil
 }
 
 // watchList is every file the recipe was read from and the directories
@@ -174,48 +175,9 @@ func watchList(r *manifests.Recipe) []string {
 	return out
 }
 
-// envStamp names this environment's variables and digests their values.
-// A multiplexer outside a session expands ${VAR} with the environment it
-// started in, and every server it starts inherits that environment; a
-// client whose environment differs has a multiplexer of its own started.
-// Variables that only describe the terminal or the shell are left out.
-func envStamp() mux.EnvStamp {
-	names := stampNames(nil)
-	return mux.EnvStamp{Names: names, Digest: envDigest(names)}
-}
-
-// volatileEnv are variables a shell changes on its own, which no server
-// should depend on.
-var volatileEnv = map[string]bool{
-	"PWD": true, "OLDPWD": true, "SHLVL": true, "_": true, "COLUMNS": true, "LINES": true,
-	"TERM": true, "COLORTERM": true, "TERM_PROGRAM": true, "TERM_PROGRAM_VERSION": true,
-	"TMUX_PANE": true, "WINDOWID": true, "SSH_TTY": true, "PS1": true, "PS2": true, "PROMPT_COMMAND": true,
-	sessionEnv: true, specEnv: true, noMuxEnv: true, "MCP_MUX_READY_FD": true,
-}
-
-// stampNames adds this environment's variable names, but the volatile
-// ones, to names, sorted and without repeats.
-func stampNames(names []string) []string {
-	out := slices.Clone(names)
-	for _, kv := range os.Environ() {
-		if k, _, _ := strings.Cut(kv, "="); !volatileEnv[k] {
-			out = append(out, k)
-		}
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
-}
-
-// envDigest digests the values of names, and of every variable of this
-// environment stampNames keeps, as they are here.
-func envDigest(names []string) string {
-	h := sha256.New()
-	for _, n := range stampNames(names) {
-		v, ok := os.LookupEnv(n)
-		fmt.Fprintf(h, "%s\x00%v\x00%s\x00", n, ok, v)
-	}
-	return hex.EncodeToString(h.Sum(nil)[:12])
-}
+// selectorEnv are the variables that only say which multiplexer to run; they
+// are not part of the environment its servers inherit.
+var selectorEnv = []string{sessionEnv, specEnv, noMuxEnv}
 
 // socketFor is the socket of the multiplexer for a session, or for a
 // recipe, agent and build of this binary outside one.
