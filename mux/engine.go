@@ -94,8 +94,8 @@ func (e *Engine) Surface() *catalog.Surface {
 	return e.surface
 }
 
-// Endpoint returns a server's endpoint as configured (unexpanded).
-func (e *Engine) Endpoint(server string) (manifests.Endpoint, bool) {
+// endpoint returns a server's endpoint as configured (unexpanded).
+func (e *Engine) endpoint(server string) (manifests.Endpoint, bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	ep, ok := e.endpoints[manifests.CanonicalID(server)]
@@ -107,7 +107,7 @@ func (e *Engine) Endpoint(server string) (manifests.Endpoint, bool) {
 // option) has tools of its own in the cache; the key is a hash, so
 // nothing secret is kept.
 func (e *Engine) EndpointKey(server string) (string, bool) {
-	ep, ok := e.Endpoint(server)
+	ep, ok := e.endpoint(server)
 	if !ok {
 		return "", false
 	}

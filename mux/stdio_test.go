@@ -107,7 +107,7 @@ func TestConn_ListTools_repeatedCursor(t *testing.T) {
 
 func TestConnect_exitAtStart(t *testing.T) {
 	t.Parallel()
-	var mirror syncBuffer
+	var mirror testenv.SyncBuffer
 	start := time.Now()
 	_, err := Connect(context.Background(), testenv.FakeServer(t, testenv.ModeExit), Options{Stderr: &mirror})
 	ue := asUnavailable(t, err)

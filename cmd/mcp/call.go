@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcpsh/mcp/internal/callargs"
+	"github.com/mcpsh/mcp/mux"
 )
 
 type callCmd struct {
@@ -32,13 +34,12 @@ func (c *callCmd) Run(a *app) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := a.context()
-	defer cancel()
-	eng, err := a.backend(ctx)
-	if err != nil {
-		return err
-	}
-	defer eng.Close()
+	return a.withBackend(func(ctx context.Context, eng mux.Backend) error {
+		return c.call(ctx, a, eng, server, tool, base)
+	})
+}
+
+func (c *callCmd) call(ctx context.Context, a *app, eng mux.Backend, server, tool string, base json.RawMessage) error {
 	t, err := eng.Tool(ctx, server, tool)
 	if err != nil {
 		return err

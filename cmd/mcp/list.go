@@ -24,13 +24,10 @@ func splitTarget(target string) (server, tool string) {
 }
 
 func (c *listCmd) Run(a *app) error {
-	ctx, cancel := a.context()
-	defer cancel()
-	eng, err := a.backend(ctx)
-	if err != nil {
-		return err
-	}
-	defer eng.Close()
+	return a.withBackend(func(ctx context.Context, eng mux.Backend) error { return c.list(ctx, a, eng) })
+}
+
+func (c *listCmd) list(ctx context.Context, a *app, eng mux.Backend) error {
 	server, tool := splitTarget(c.Target)
 	switch {
 	case c.Target == "":

@@ -4,15 +4,14 @@ package main
 
 import (
 	"bytes"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/mcpsh/mcp/internal/testenv"
 	"github.com/mcpsh/mcp/mux"
 )
 
@@ -182,14 +181,9 @@ func TestMuxFallsBackToDirect(t *testing.T) {
 // terminal, and the line is cleared once the server is up; a fast one
 // prints nothing.
 func TestConnectingProgress(t *testing.T) {
-	var mu sync.Mutex
-	var buf bytes.Buffer
-	a := &app{stderr: lockedWriter{&mu, &buf}}
-	read := func() string {
-		mu.Lock()
-		defer mu.Unlock()
-		return buf.String()
-	}
+	var buf testenv.SyncBuffer
+	a := &app{stderr: &buf}
+	read := buf.String
 	done := a.connecting("slow")
 	if !eventually(10*time.Second, func() bool { return read() != "" }) {
 		t.Fatal("a slow connect printed nothing")
@@ -198,9 +192,7 @@ func TestConnectingProgress(t *testing.T) {
 	if got := read(); got != "mcp: starting slow…\r\x1b[K" {
 		t.Errorf("slow connect printed %q", got)
 	}
-	mu.Lock()
 	buf.Reset()
-	mu.Unlock()
 	a.connecting("fast")()
 	time.Sleep(progressDelay + 100*time.Millisecond)
 	if got := read(); got != "" {
@@ -263,41 +255,4 @@ func TestMuxDaemonCommand(t *testing.T) {
 		t.Errorf("daemon in a session: exit %d, want %d", r.code, exitUsage)
 	}
 	m.run(nil, "session", "stop", id)
-}
-
-type lockedWriter struct {
-	mu *sync.Mutex
-	w  io.Writer
-}
-
-func (l lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
-}
-
-// The multiplexer's entry point is no way out of a session: there it can
-// only serve that session, whatever MCP_MUX_SPEC says, and with any other
-// word it is refused like every command a session does not have.
-func TestMuxEntryInSession(t *testing.T) {
-	m := newMuxEnv(t)
-	r := m.run(nil, "session", "start", "--agent", "narrow")
-	id, _ := strings.CutPrefix(strings.TrimSpace(r.stdout), "export MCP_SESSION=")
-	if r.code != 0 || id == "" {
-		t.Fatalf("session start: exit %d, %q", r.code, r.stderr)
-	}
-	defer m.run(nil, "session", "stop", id)
-	in := []string{"MCP_SESSION=" + id, `MCP_MUX_SPEC={"root":"` + m.root + `"}`}
-	if r := m.run(in, "__mux", "--recipe", m.root); r.code != exitUsage {
-		t.Errorf("__mux with a flag in a session: exit %d, want %d (%q)", r.code, exitUsage, r.stderr)
-	}
-	if r := m.run(in, "__mux"); r.code == 0 {
-		t.Errorf("a second multiplexer for a running session started (exit 0)")
-	}
-	if mux.Running(m.socket("")) {
-		t.Error("MCP_MUX_SPEC inside a session started a multiplexer for the whole boundary")
-	}
-	if r := m.run(in[:1], "call", "fake.getenv", "name=HOME"); r.code != exitUnavailable {
-		t.Errorf("the session widened: exit %d", r.code)
-	}
 }

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -137,24 +136,6 @@ func TestServe_Usage(t *testing.T) {
 	}
 }
 
-// syncBuffer collects a process's stderr.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestServe_EndToEnd drives `mcp serve --agent tooler` with mcp-go's stdio
 // client (the server is the official Go SDK's: two implementations), over
 // the modern protocol and over the legacy handshake.
@@ -162,7 +143,7 @@ func TestServe_EndToEnd(t *testing.T) {
 	t.Parallel()
 	for _, proto := range []string{"modern", "legacy"} {
 		t.Run(proto, func(t *testing.T) {
-			var stderr syncBuffer
+			var stderr testenv.SyncBuffer
 			args := []string{"--recipe", serveRecipe(t), "serve", "--agent", "tooler"}
 			tr := transport.NewStdioWithOptions(mcpBinary(t), serveEnv(t), args, transport.WithCommandStderrWriter(&stderr))
 			// A slow start (the race detector, a busy machine) must not pass
