@@ -9,13 +9,13 @@ FUZZTIME ?= 10s
 
 # package:FuzzTarget, one per parser.
 FUZZ_TARGETS := \
-	./internal/callargs:FuzzBuild \
-	./internal/callargs:FuzzValidate \
+	./catalog:FuzzBuild \
+	./catalog:FuzzValidate \
 	./manifests:FuzzParsePackage \
 	./manifests:FuzzParseAgent \
 	./manifests:FuzzParseServers \
 	./manifests:FuzzExpand \
-	./mux:FuzzDecodeTool \
+	./catalog:FuzzDecodeTool \
 	./internal/script:FuzzRun \
 	./internal/toolsmode:FuzzName
 

@@ -25,6 +25,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/mcpsh/mcp/internal/exit"
 )
 
 // Manager logs in to servers and authorizes requests to them. Its fields
@@ -93,6 +95,8 @@ type LoginRequiredError struct {
 	Scopes []string
 }
 
+func (e *LoginRequiredError) ExitCode() int { return exit.Upstream }
+
 func (e *LoginRequiredError) Error() string {
 	return fmt.Sprintf("server %s needs a login (%s)", e.Server, e.Reason)
 }
@@ -103,6 +107,8 @@ func (e *LoginRequiredError) Command() string { return "mcp auth login " + e.Ser
 // NoOAuthError says a server answered without a login and publishes no
 // OAuth metadata: there is nothing to log in to.
 type NoOAuthError struct{ Server string }
+
+func (e *NoOAuthError) ExitCode() int { return exit.Usage }
 
 func (e *NoOAuthError) Error() string {
 	return fmt.Sprintf("server %s answered without a login and publishes no OAuth metadata: there is nothing to log in to", e.Server)

@@ -11,12 +11,16 @@ import (
 	"slices"
 	"time"
 
+	"github.com/mcpsh/mcp/internal/exit"
+
 	"github.com/mcpsh/mcp/manifests"
 )
 
 // NoClientError says there is no client to log in with: none is
 // configured and the authorization server does not register clients.
 type NoClientError struct{ Server string }
+
+func (e *NoClientError) ExitCode() int { return exit.Config }
 
 func (e *NoClientError) Error() string {
 	return fmt.Sprintf("server %s: its authorization server does not register clients dynamically, and no client is configured", e.Server)

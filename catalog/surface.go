@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/mcpsh/mcp/internal/exit"
+
 	"github.com/mcpsh/mcp/manifests"
 )
 
@@ -126,6 +128,8 @@ func (e *NotAvailableError) Error() string {
 	}
 	return fmt.Sprintf("%s.%s is not available in this session", e.Server, e.Tool)
 }
+
+func (e *NotAvailableError) ExitCode() int { return exit.NotAvailable }
 
 func sortServers(servers []*ServerSurface) {
 	sort.Slice(servers, func(i, j int) bool { return servers[i].ID < servers[j].ID })

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mcpsh/mcp/internal/exit"
 )
 
 // Error is one problem in one configuration file. Its message reads
@@ -25,6 +27,8 @@ type Error struct {
 	Hint  string // what would be valid
 	Err   error  // the underlying cause (I/O errors), if any
 }
+
+func (e *Error) ExitCode() int { return exit.Config }
 
 func (e *Error) Error() string {
 	var b strings.Builder
@@ -78,6 +82,8 @@ func (p Pos) String() string {
 // Errors is every problem found while loading, in file order. It is returned
 // whole so that one run shows all that needs fixing.
 type Errors []*Error
+
+func (es Errors) ExitCode() int { return exit.Config }
 
 func (es Errors) Error() string {
 	lines := make([]string, len(es))
@@ -140,6 +146,8 @@ type MissingVarError struct {
 	Field  string // e.g. "env.API_TOKEN", "args[2]", "url"
 	Pos    Pos    // of the server entry
 }
+
+func (e *MissingVarError) ExitCode() int { return exit.Config }
 
 func (e *MissingVarError) Error() string {
 	prefix := ""

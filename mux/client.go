@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/mux/upstream"
 )
 
 // Client talks to a running multiplexer over its unix socket. Each request
@@ -85,12 +86,12 @@ func (c *Client) Tool(ctx context.Context, server, tool string) (catalog.Tool, e
 }
 
 // Call implements Backend.
-func (c *Client) Call(ctx context.Context, server, tool string, args json.RawMessage) (*Result, error) {
+func (c *Client) Call(ctx context.Context, server, tool string, args json.RawMessage) (*catalog.Result, error) {
 	var r response
 	if err := c.do(ctx, &request{Op: "call", Server: server, Tool: tool, Args: args}, &r); err != nil {
 		return nil, c.upstreamErr(server, err)
 	}
-	res, err := ParseResult(r.Result)
+	res, err := catalog.ParseResult(r.Result)
 	if err != nil {
 		return nil, &transportError{err: err}
 	}
@@ -147,12 +148,12 @@ func (c *Client) Close() error { return nil }
 // caller expects of a server: unavailable, naming the server.
 func (c *Client) upstreamErr(server string, err error) error {
 	var te *transportError
-	var ue *UnavailableError
+	var ue *upstream.UnavailableError
 	switch {
 	case errors.As(err, &ue):
 		return err
 	case errors.As(err, &te), errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
-		return &UnavailableError{Server: server, Err: err}
+		return &upstream.UnavailableError{Server: server, Err: err}
 	}
 	return err
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/manifests"
 )

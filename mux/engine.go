@@ -10,13 +10,18 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpsh/mcp/internal/exit"
+
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/manifests"
+	"github.com/mcpsh/mcp/mux/upstream"
 )
 
 // NoEndpointError says a server in the surface has no endpoint: no manifest
 // or local binding says where it lives.
 type NoEndpointError struct{ Server string }
+
+func (e *NoEndpointError) ExitCode() int { return exit.Config }
 
 func (e *NoEndpointError) Error() string {
 	return fmt.Sprintf("server %s has no endpoint: no manifest or local binding says where it lives", e.Server)
@@ -28,7 +33,7 @@ type Backend interface {
 	Surface() *catalog.Surface
 	Tools(ctx context.Context, server string) ([]catalog.Tool, error)
 	Tool(ctx context.Context, server, tool string) (catalog.Tool, error)
-	Call(ctx context.Context, server, tool string, args json.RawMessage) (*Result, error)
+	Call(ctx context.Context, server, tool string, args json.RawMessage) (*catalog.Result, error)
 	// Cached returns a server's authorized tools as last recorded, without
 	// connecting; ok is false when the server has not been seen.
 	Cached(server string) (tools []catalog.Tool, ok bool)
@@ -42,7 +47,7 @@ type Backend interface {
 // connection breaks, and puts every list and call through the catalog gate.
 type Engine struct {
 	lookup func(string) (string, bool)
-	opts   Options
+	opts   upstream.Options
 	cache  *catalog.Cache // optional
 
 	life context.Context // cancelled by Close; bounds every dial
@@ -60,7 +65,7 @@ var _ Backend = (*Engine)(nil)
 type link struct {
 	epKey string        // the endpoint definition it was dialled from
 	ready chan struct{} // closed when up/err are set
-	up    Upstream
+	up    upstream.Conn
 	err   error
 
 	lastUsed atomic.Int64 // unix nanoseconds
@@ -78,7 +83,7 @@ func (c *link) touch() { c.lastUsed.Store(time.Now().UnixNano()) }
 // NewEngine returns an engine for a surface. endpoints are keyed by
 // canonical id and still hold ${VAR} references, which lookup resolves at
 // connect time.
-func NewEngine(s *catalog.Surface, endpoints map[string]manifests.Endpoint, lookup func(string) (string, bool), opts Options) *Engine {
+func NewEngine(s *catalog.Surface, endpoints map[string]manifests.Endpoint, lookup func(string) (string, bool), opts upstream.Options) *Engine {
 	life, stop := context.WithCancel(context.Background())
 	return &Engine{surface: s, endpoints: endpoints, lookup: lookup, opts: opts, conns: map[string]*link{}, failed: map[string]time.Time{}, life: life, stop: stop}
 }
@@ -156,7 +161,7 @@ func (e *Engine) trusted(server string, entry *catalog.CacheEntry) bool {
 
 // noteFailure records when a server was last unavailable.
 func (e *Engine) noteFailure(server string, err error) {
-	var ue *UnavailableError
+	var ue *upstream.UnavailableError
 	if !errors.As(err, &ue) || errors.Is(err, context.Canceled) {
 		return
 	}
@@ -246,7 +251,7 @@ func (e *Engine) connect(ctx context.Context, srv *catalog.ServerSurface) (*link
 			done()
 		case <-ctx.Done():
 			done()
-			return nil, &UnavailableError{Server: srv.ID, Err: ctx.Err()}
+			return nil, &upstream.UnavailableError{Server: srv.ID, Err: ctx.Err()}
 		}
 	}
 	if c.err != nil {
@@ -263,16 +268,14 @@ func (e *Engine) dial(key, server string, ep manifests.Endpoint, found bool, c *
 	} else if ep, err := ep.Expand(e.lookup); err != nil {
 		c.err = err
 	} else {
-		ep = directCommand(ep)
-		c.up, c.err = Connect(e.life, ep, e.opts)
+		ep = upstream.DirectCommand(ep)
+		c.up, c.err = upstream.Connect(e.life, ep, e.opts)
 	}
 	if c.err != nil {
 		e.drop(key, c)
 		return
 	}
-	if n, ok := c.up.(interface{ OnToolsChanged(func()) }); ok {
-		n.OnToolsChanged(func() { e.refreshTools(server, c) })
-	}
+	c.up.OnToolsChanged(func() { e.refreshTools(server, c) })
 }
 
 func (c *link) dead() bool {
@@ -281,12 +284,11 @@ func (c *link) dead() bool {
 	default:
 		return false
 	}
-	d, ok := c.up.(interface{ Done() <-chan struct{} })
-	if !ok {
+	if c.up == nil {
 		return false
 	}
 	select {
-	case <-d.Done():
+	case <-c.up.Done():
 		return true
 	default:
 		return false
@@ -304,12 +306,14 @@ func (e *Engine) refreshTools(server string, c *link) {
 	if c.tools == nil || c.listed >= seen {
 		return // the first list is still to come, or a later one was made
 	}
-	ctx, cancel := context.WithTimeout(e.life, DefaultConnectTimeout)
+	ctx, cancel := context.WithTimeout(e.life, upstream.DefaultConnectTimeout)
 	defer cancel()
 	gen := c.changes.Load()
 	tools, err := c.up.ListTools(ctx)
 	if err != nil {
-		e.opts.withDefaults().Logger.Debug("re-listing tools failed", "server", server, "err", err)
+		if e.opts.Logger != nil {
+			e.opts.Logger.Debug("re-listing tools failed", "server", server, "err", err)
+		}
 		return
 	}
 	c.tools, c.listed = tools, gen
@@ -448,7 +452,7 @@ func find(tools []catalog.Tool, name string) (catalog.Tool, bool) {
 // Call calls an authorized tool. A call is never repeated: when the
 // connection breaks under it, the caller gets the error and the next call
 // reconnects.
-func (e *Engine) Call(ctx context.Context, server, tool string, args json.RawMessage) (*Result, error) {
+func (e *Engine) Call(ctx context.Context, server, tool string, args json.RawMessage) (*catalog.Result, error) {
 	s := e.Surface()
 	if err := s.Check(server, tool); err != nil {
 		return nil, err
@@ -472,7 +476,7 @@ func (e *Engine) Call(ctx context.Context, server, tool string, args json.RawMes
 }
 
 func (e *Engine) forgetBroken(server string, c *link, err error) {
-	var ue *UnavailableError
+	var ue *upstream.UnavailableError
 	if errors.As(err, &ue) && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
 		e.drop(manifests.CanonicalID(server), c)
 		_ = c.up.Close()
@@ -527,8 +531,8 @@ func (e *Engine) Status() []ServerStatus {
 		select {
 		case <-c.ready:
 			st.Connected = c.err == nil && !c.dead()
-			if conn, ok := c.up.(*Conn); ok && conn.proc != nil {
-				st.PID = conn.proc.pid
+			if c.up != nil {
+				st.PID = c.up.PID()
 			}
 		default:
 		}

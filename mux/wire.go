@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/manifests"
+	"github.com/mcpsh/mcp/mux/upstream"
 )
 
 // protocolVersion of the socket protocol between the CLI and a
@@ -93,7 +94,7 @@ func RegisterWireError[T any, PT interface {
 func init() {
 	RegisterWireError[catalog.NotAvailableError]("not_available")
 	RegisterWireError[NoEndpointError]("no_endpoint")
-	RegisterWireError[RPCError]("rpc")
+	RegisterWireError[upstream.RPCError]("rpc")
 	RegisterWireError[manifests.MissingVarError]("missing_var")
 }
 
@@ -108,7 +109,7 @@ func encodeError(err error) *WireError {
 		Timeout:  errors.Is(err, context.DeadlineExceeded),
 		Canceled: errors.Is(err, context.Canceled),
 	}
-	var ue *UnavailableError
+	var ue *upstream.UnavailableError
 	var cfg manifests.Errors
 	var one *manifests.Error
 	switch {
@@ -158,7 +159,7 @@ func decodeError(w *WireError) error {
 		if w.Cause != nil {
 			cause = decodeError(w.Cause)
 		}
-		return &UnavailableError{Server: w.Server, Err: cause, Stderr: w.Stderr}
+		return &upstream.UnavailableError{Server: w.Server, Err: cause, Stderr: w.Stderr}
 	case "config":
 		errs := make(manifests.Errors, 0, len(w.Lines))
 		for _, l := range w.Lines {

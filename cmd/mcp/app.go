@@ -13,6 +13,7 @@ import (
 	"github.com/mcpsh/mcp/internal/session"
 	"github.com/mcpsh/mcp/manifests"
 	"github.com/mcpsh/mcp/mux"
+	"github.com/mcpsh/mcp/mux/upstream"
 )
 
 // app is what every command runs with.
@@ -135,12 +136,12 @@ func newEngine(r *manifests.Recipe, s *catalog.Surface) *mux.Engine {
 // newEngineFor returns an engine for a surface; report, if set, hears of
 // every request for input a server makes and how it was answered.
 func newEngineFor(s *catalog.Surface, endpoints map[string]manifests.Endpoint, report func(string)) *mux.Engine {
-	opts := mux.Options{
+	opts := upstream.Options{
 		ClientName:    "mcp",
 		ClientVersion: versionString(),
 	}
 	if report != nil {
-		opts.OnElicitation = func(e mux.Elicitation) { report(e.String()) }
+		opts.OnElicitation = func(e upstream.Elicitation) { report(e.String()) }
 	}
 	// OAuth tokens from `mcp auth login`; without a token store, servers
 	// that need a login say so.

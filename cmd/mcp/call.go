@@ -9,7 +9,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/mcpsh/mcp/internal/callargs"
+	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/mux"
 )
 
@@ -44,11 +44,11 @@ func (c *callCmd) call(ctx context.Context, a *app, eng mux.Backend, server, too
 	if err != nil {
 		return err
 	}
-	args, err := callargs.Build(t.InputSchema, base, c.Pairs)
+	args, err := catalog.BuildArgs(t.InputSchema, base, c.Pairs)
 	if err != nil {
 		return err
 	}
-	if err := callargs.Validate(t.InputSchema, args); err != nil {
+	if err := catalog.ValidateArgs(t.InputSchema, args); err != nil {
 		return &invalidArgs{err: err, signature: t.Server + "." + t.Signature()}
 	}
 	res, err := eng.Call(ctx, server, tool, args)
@@ -80,7 +80,7 @@ func (c *callCmd) base(stdin io.Reader) (json.RawMessage, error) {
 	case c.Args == "":
 		return nil, nil
 	case c.Args == "-":
-		b, err := io.ReadAll(io.LimitReader(stdin, callargs.MaxArgsSize+1))
+		b, err := io.ReadAll(io.LimitReader(stdin, catalog.MaxArgsSize+1))
 		if err != nil {
 			return nil, fmt.Errorf("reading arguments from stdin: %w", err)
 		}
@@ -91,7 +91,7 @@ func (c *callCmd) base(stdin io.Reader) (json.RawMessage, error) {
 			return nil, &usageError{msg: fmt.Sprintf("--args: cannot read %s: %v", c.Args[1:], errNoPath(err))}
 		}
 		defer f.Close()
-		b, err := io.ReadAll(io.LimitReader(f, callargs.MaxArgsSize+1))
+		b, err := io.ReadAll(io.LimitReader(f, catalog.MaxArgsSize+1))
 		if err != nil {
 			return nil, &usageError{msg: fmt.Sprintf("--args: cannot read %s", c.Args[1:])}
 		}

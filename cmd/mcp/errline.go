@@ -14,6 +14,7 @@ import (
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/manifests"
 	"github.com/mcpsh/mcp/mux"
+	"github.com/mcpsh/mcp/mux/upstream"
 )
 
 // maxSummary bounds errorSummary's line, in characters.
@@ -33,8 +34,8 @@ func errorSummary(err error) string {
 		noEP     *mux.NoEndpointError
 		missing  *manifests.MissingVarError
 		notAvail *catalog.NotAvailableError
-		rpc      *mux.RPCError
-		ue       *mux.UnavailableError
+		rpc      *upstream.RPCError
+		ue       *upstream.UnavailableError
 	)
 	switch {
 	case err == nil:
@@ -68,16 +69,16 @@ func errorSummary(err error) string {
 }
 
 // unavailableSummary names the cause of an UnavailableError in a few words.
-func unavailableSummary(ue *mux.UnavailableError) string {
+func unavailableSummary(ue *upstream.UnavailableError) string {
 	var dns *net.DNSError
 	switch err := ue.Err; {
 	case err == nil:
 		return "unavailable"
 	case errors.Is(err, context.DeadlineExceeded):
 		return "timed out: " + strings.TrimSuffix(oneLine(err), ": timed out")
-	case errors.Is(err, mux.ErrClosed):
+	case errors.Is(err, upstream.ErrClosed):
 		return "unavailable: the connection was closed"
-	case errors.Is(err, mux.ErrMessageTooLarge):
+	case errors.Is(err, upstream.ErrMessageTooLarge):
 		return "unavailable: a message from it exceeds the size limit"
 	case errors.Is(err, exec.ErrNotFound), errors.Is(err, os.ErrNotExist):
 		return "unavailable: its command was not found"

@@ -17,6 +17,7 @@ import (
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/manifests"
 	"github.com/mcpsh/mcp/mux"
+	"github.com/mcpsh/mcp/mux/upstream"
 )
 
 // connectErr connects to ep as mcp does, with OAuth from a token store of
@@ -24,7 +25,7 @@ import (
 func connectErr(t *testing.T, ep manifests.Endpoint, timeout time.Duration) error {
 	t.Helper()
 	mgr := &auth.Manager{Store: auth.NewStore(t.TempDir())}
-	up, err := mux.Connect(context.Background(), ep, mux.Options{Auth: mgr.RoundTripper, ConnectTimeout: timeout})
+	up, err := upstream.Connect(context.Background(), ep, upstream.Options{Auth: mgr.RoundTripper, ConnectTimeout: timeout})
 	if err == nil {
 		up.Close()
 		t.Fatalf("connecting to %s worked", ep.ID)
@@ -83,7 +84,7 @@ func TestErrorSummary(t *testing.T) {
 		}, "not configured: $API_TOKEN (in env.API_TOKEN) is not set"},
 		{"not available", func(t *testing.T) error { return &catalog.NotAvailableError{Server: "x"} }, "not available in this session"},
 		{"rpc error", func(t *testing.T) error {
-			return &mux.RPCError{Code: -32603, Message: "boom\n" + strings.Repeat("x", 300)}
+			return &upstream.RPCError{Code: -32603, Message: "boom\n" + strings.Repeat("x", 300)}
 		}, "server error -32603: boom " + strings.Repeat("x", 120-len("server error -32603: boom ")-1) + "…"},
 		{"deadline", func(t *testing.T) error { return fmt.Errorf("list: %w", context.DeadlineExceeded) }, "timed out"},
 		{"other", func(t *testing.T) error { return errors.New("first line\nsecond line") }, "first line second line"},

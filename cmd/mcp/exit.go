@@ -9,11 +9,11 @@ import (
 
 	"github.com/mcpsh/mcp/auth"
 	"github.com/mcpsh/mcp/catalog"
-	"github.com/mcpsh/mcp/internal/callargs"
 	"github.com/mcpsh/mcp/internal/script"
 	"github.com/mcpsh/mcp/internal/session"
 	"github.com/mcpsh/mcp/manifests"
 	"github.com/mcpsh/mcp/mux"
+	"github.com/mcpsh/mcp/mux/upstream"
 )
 
 // Exit codes, as DESIGN.md §3 lists them.
@@ -62,7 +62,7 @@ func report(w io.Writer, err error) int {
 			fmt.Fprintf(w, "mcp: error: %s\n", oneLine(err))
 		}
 	}
-	var ue *mux.UnavailableError
+	var ue *upstream.UnavailableError
 	if errors.As(err, &ue) && strings.TrimSpace(ue.Stderr) != "" {
 		fmt.Fprintf(w, "mcp: %s wrote to stderr before it stopped:\n", ue.Server)
 		for _, line := range strings.Split(strings.TrimRight(ue.Stderr, "\n"), "\n") {
@@ -80,11 +80,11 @@ func classify(err error) (int, string) {
 	var (
 		refused   *refusal
 		usage     *usageError
-		argUsage  *callargs.UsageError
+		argUsage  *catalog.ArgError
 		invalid   *invalidArgs
 		notAvail  *catalog.NotAvailableError
 		tool      *toolError
-		upstream  *mux.UnavailableError
+		unavail   *upstream.UnavailableError
 		noEP      *mux.NoEndpointError
 		missing   *manifests.MissingVarError
 		cfgErrs   manifests.Errors
@@ -95,7 +95,7 @@ func classify(err error) (int, string) {
 		jsTool    *script.ToolError
 		jsLimit   *script.LimitError
 		jsProgram *script.ProgramError
-		rpc       *mux.RPCError
+		rpc       *upstream.RPCError
 		login     *auth.LoginRequiredError
 		noClient  *auth.NoClientError
 		noOAuth   *auth.NoOAuthError
@@ -127,7 +127,7 @@ func classify(err error) (int, string) {
 		return exitConfig, "register a client with the authorization server and set oauth.clientId (and clientSecret) for " + noClient.Server + " in .pi/mcp.local.json"
 	case errors.As(err, &noOAuth):
 		return exitUsage, ""
-	case errors.As(err, &upstream):
+	case errors.As(err, &unavail):
 		if errors.Is(err, context.DeadlineExceeded) {
 			return exitUpstream, "raise --timeout if the tool needs longer"
 		}

@@ -7,9 +7,10 @@ import (
 	"strings"
 	"sync"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/mux"
-	"golang.org/x/sync/errgroup"
 )
 
 type listCmd struct {

@@ -14,10 +14,11 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/rogpeppe/go-internal/testscript"
+
 	"github.com/mcpsh/mcp/examples/contacts"
 	"github.com/mcpsh/mcp/internal/testenv"
 	"github.com/mcpsh/mcp/mux"
-	"github.com/rogpeppe/go-internal/testscript"
 )
 
 // The test binary doubles as mcp itself and as the MCP servers the scripts

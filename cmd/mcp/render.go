@@ -13,7 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/mcpsh/mcp/mux"
+	"github.com/mcpsh/mcp/catalog"
 )
 
 func writeJSON(w io.Writer, v any) error {
@@ -28,29 +28,11 @@ func writeJSON(w io.Writer, v any) error {
 	return err
 }
 
-type contentItem struct {
-	Type     string          `json:"type"`
-	Text     string          `json:"text"`
-	Data     string          `json:"data"`
-	MimeType string          `json:"mimeType"`
-	URI      string          `json:"uri"`
-	Name     string          `json:"name"`
-	Resource *resourceItem   `json:"resource"`
-	Raw      json.RawMessage `json:"-"`
-}
-
-type resourceItem struct {
-	URI      string `json:"uri"`
-	MimeType string `json:"mimeType"`
-	Text     string `json:"text"`
-	Blob     string `json:"blob"`
-}
-
 // renderResult prints a tool result: structured content as JSON, text as
 // is, images, audio and blobs saved to files whose paths are printed.
 // --json prints the whole result. Text output over --max-output is cut and
 // saved whole to a file.
-func renderResult(a *app, target string, res *mux.Result) error {
+func renderResult(a *app, target string, res *catalog.Result) error {
 	if a.globals.JSON {
 		return writeJSON(a.stdout, res.Raw)
 	}
@@ -58,11 +40,7 @@ func renderResult(a *app, target string, res *mux.Result) error {
 	if len(res.Structured) > 0 && !bytes.Equal(bytes.TrimSpace(res.Structured), []byte("null")) {
 		_ = writeJSON(&out, res.Structured)
 	}
-	for _, raw := range res.Content {
-		var it contentItem
-		if err := json.Unmarshal(raw, &it); err != nil {
-			continue
-		}
+	for _, it := range res.Items() {
 		switch it.Type {
 		case "text":
 			// With structured content, a text item that is its JSON
@@ -95,7 +73,7 @@ func renderResult(a *app, target string, res *mux.Result) error {
 		case "resource_link":
 			fmt.Fprintf(&out, "[resource link: %s%s]\n", it.URI, optional(" ", it.Name))
 		default:
-			out.Write(raw)
+			out.Write(it.Raw)
 			out.WriteByte('\n')
 		}
 	}

@@ -114,7 +114,7 @@ func (h *runHost) Tools() map[string][]string {
 	return out
 }
 
-func (h *runHost) Call(ctx context.Context, server, tool string, args json.RawMessage) (*mux.Result, error) {
+func (h *runHost) Call(ctx context.Context, server, tool string, args json.RawMessage) (*catalog.Result, error) {
 	return h.eng.Call(ctx, server, tool, args)
 }
 

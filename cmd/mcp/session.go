@@ -8,11 +8,12 @@ import (
 	"path/filepath"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/session"
 	"github.com/mcpsh/mcp/manifests"
 	"github.com/mcpsh/mcp/mux"
-	"golang.org/x/sync/errgroup"
 )
 
 type sessionCmd struct {

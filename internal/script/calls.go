@@ -8,7 +8,6 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/mcpsh/mcp/catalog"
-	"github.com/mcpsh/mcp/mux"
 )
 
 // allowed resolves a server id as the program spelled it ("-" and "_" are
@@ -123,9 +122,9 @@ func (e *engine) call(server, tool string, argv goja.Value, raw bool) goja.Value
 
 // outcome turns a call's result into the value its promise settles with,
 // and says whether that is a rejection.
-func (e *engine) outcome(errObj *goja.Object, id, tool string, raw bool, res *mux.Result, err error) (goja.Value, bool) {
+func (e *engine) outcome(errObj *goja.Object, id, tool string, raw bool, res *catalog.Result, err error) (goja.Value, bool) {
 	if err == nil && res == nil {
-		res = &mux.Result{}
+		res = &catalog.Result{}
 	}
 	if err != nil {
 		e.errs[errObj] = err
@@ -133,14 +132,14 @@ func (e *engine) outcome(errObj *goja.Object, id, tool string, raw bool, res *mu
 		return errObj, true
 	}
 	if res.IsError {
-		msg := textOf(res)
+		msg := res.Text()
 		if msg == "" {
 			msg = id + "." + tool + " reported an error"
 		}
 		e.errs[errObj] = &ToolError{Server: id, Tool: tool, Msg: msg, Result: res}
 		e.describe(errObj, "ToolError", msg, id, tool)
 		_ = errObj.Set("isToolError", true)
-		if v, err := e.parse(rawOf(res)); err == nil {
+		if v, err := e.parse(res.Object()); err == nil {
 			_ = errObj.Set("result", v)
 		}
 		return errObj, true
@@ -148,11 +147,11 @@ func (e *engine) outcome(errObj *goja.Object, id, tool string, raw bool, res *mu
 	var v goja.Value
 	switch {
 	case raw:
-		v, err = e.parse(rawOf(res))
+		v, err = e.parse(res.Object())
 	case len(bytes.TrimSpace(res.Structured)) > 0 && string(bytes.TrimSpace(res.Structured)) != "null":
 		v, err = e.parse(res.Structured)
 	default:
-		v = e.vm.ToValue(textOf(res))
+		v = e.vm.ToValue(res.Text())
 	}
 	if err != nil {
 		e.errs[errObj] = err
@@ -175,34 +174,6 @@ func (e *engine) describe(obj *goja.Object, name, msg, server, tool string) {
 // parse is the program's own JSON.parse, so values are plain JS objects.
 func (e *engine) parse(b []byte) (goja.Value, error) {
 	return e.jsonParse(goja.Undefined(), e.vm.ToValue(string(b)))
-}
-
-// rawOf is the whole result object as the server sent it.
-func rawOf(res *mux.Result) []byte {
-	if len(res.Raw) > 0 {
-		return res.Raw
-	}
-	obj := map[string]any{"content": res.Content, "isError": res.IsError}
-	if res.Content == nil {
-		obj["content"] = []json.RawMessage{}
-	}
-	if len(res.Structured) > 0 {
-		obj["structuredContent"] = res.Structured
-	}
-	b, _ := json.Marshal(obj)
-	return b
-}
-
-// textOf joins a result's text items with "\n".
-func textOf(res *mux.Result) string {
-	var parts []string
-	for _, c := range res.Content {
-		var item struct{ Type, Text string }
-		if json.Unmarshal(c, &item) == nil && item.Type == "text" {
-			parts = append(parts, item.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
 }
 
 // search is mcp.search(query, limit?): an array of tools, best first.

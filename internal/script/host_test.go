@@ -11,13 +11,13 @@ import (
 	"time"
 
 	"github.com/mcpsh/mcp/catalog"
-	"github.com/mcpsh/mcp/mux"
+	"github.com/mcpsh/mcp/mux/upstream"
 )
 
 // fakeHost is a Host whose methods are its fields.
 type fakeHost struct {
 	ToolsFunc  func() map[string][]string
-	CallFunc   func(ctx context.Context, server, tool string, args json.RawMessage) (*mux.Result, error)
+	CallFunc   func(ctx context.Context, server, tool string, args json.RawMessage) (*catalog.Result, error)
 	SearchFunc func(ctx context.Context, query string, limit int) ([]catalog.Tool, error)
 	ListFunc   func(ctx context.Context, server string) ([]catalog.Tool, error)
 }
@@ -25,7 +25,7 @@ type fakeHost struct {
 var _ Host = (*fakeHost)(nil)
 
 func (h *fakeHost) Tools() map[string][]string { return h.ToolsFunc() }
-func (h *fakeHost) Call(ctx context.Context, server, tool string, args json.RawMessage) (*mux.Result, error) {
+func (h *fakeHost) Call(ctx context.Context, server, tool string, args json.RawMessage) (*catalog.Result, error) {
 	return h.CallFunc(ctx, server, tool, args)
 }
 func (h *fakeHost) Search(ctx context.Context, query string, limit int) ([]catalog.Tool, error) {
@@ -88,27 +88,27 @@ func newHost(rec *recorder) *fakeHost {
 				"broken":     {"down"},
 			}
 		},
-		CallFunc: func(ctx context.Context, server, tool string, args json.RawMessage) (*mux.Result, error) {
+		CallFunc: func(ctx context.Context, server, tool string, args json.RawMessage) (*catalog.Result, error) {
 			rec.record(server, tool, args)
 			switch server + "." + tool {
 			case "contacts.search_contacts":
 				var a map[string]any
 				_ = json.Unmarshal(args, &a)
 				s, _ := json.Marshal(map[string]any{"args": a, "results": []any{map[string]any{"name": "Ada"}}})
-				return &mux.Result{Content: text("ignored text"), Structured: s}, nil
+				return &catalog.Result{Content: text("ignored text"), Structured: s}, nil
 			case "contacts.get_contact":
 				content := append(text("line1"), json.RawMessage(`{"type":"image","data":"AAAA","mimeType":"image/png"}`))
 				content = append(content, text("line2")...)
 				raw, _ := json.Marshal(map[string]any{"content": content, "isError": false})
-				return &mux.Result{Raw: raw, Content: content}, nil
+				return &catalog.Result{Raw: raw, Content: content}, nil
 			case "warehouse.query":
-				return &mux.Result{IsError: true, Content: text("relation \"orders\" does not exist")}, nil
+				return &catalog.Result{IsError: true, Content: text("relation \"orders\" does not exist")}, nil
 			case "dev-radius.ping":
-				return &mux.Result{Content: text("pong")}, nil
+				return &catalog.Result{Content: text("pong")}, nil
 			case "1password.get":
-				return &mux.Result{Content: text("secret")}, nil
+				return &catalog.Result{Content: text("secret")}, nil
 			case "JSON.parse":
-				return &mux.Result{Content: text("shadowed")}, nil
+				return &catalog.Result{Content: text("shadowed")}, nil
 			case "slow.sleep":
 				n := rec.inFlight.Add(1)
 				defer rec.inFlight.Add(-1)
@@ -120,13 +120,13 @@ func newHost(rec *recorder) *fakeHost {
 				}
 				select {
 				case <-time.After(time.Second):
-					return &mux.Result{Content: text("slept")}, nil
+					return &catalog.Result{Content: text("slept")}, nil
 				case <-ctx.Done():
 					rec.canceled.Add(1)
 					return nil, ctx.Err()
 				}
 			case "broken.down":
-				return nil, &mux.UnavailableError{Server: server, Err: errors.New("connection refused")}
+				return nil, &upstream.UnavailableError{Server: server, Err: errors.New("connection refused")}
 			}
 			return nil, errors.New("fake host: " + server + "." + tool + " is not available in this session")
 		},

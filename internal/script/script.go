@@ -38,8 +38,9 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/mcpsh/mcp/internal/exit"
+
 	"github.com/mcpsh/mcp/catalog"
-	"github.com/mcpsh/mcp/mux"
 )
 
 // Host is what a program reaches: the session's authorized tools.
@@ -49,7 +50,7 @@ type Host interface {
 	// Call calls an authorized tool. The engine checks authorization with
 	// Tools first; Call must check it again, as the one gate. Call must
 	// return soon after ctx is cancelled.
-	Call(ctx context.Context, server, tool string, args json.RawMessage) (*mux.Result, error)
+	Call(ctx context.Context, server, tool string, args json.RawMessage) (*catalog.Result, error)
 	// Search ranks authorized tools for a query; limit > 0.
 	Search(ctx context.Context, query string, limit int) ([]catalog.Tool, error)
 	// List returns the authorized tools of one server, or of all when server is "".
@@ -112,6 +113,8 @@ type ProgramError struct {
 	Err error
 }
 
+func (e *ProgramError) ExitCode() int { return exit.Usage }
+
 func (e *ProgramError) Error() string {
 	if e.Line > 0 {
 		return e.File + ":" + strconv.Itoa(e.Line) + ":" + strconv.Itoa(e.Col) + ": " + e.Msg
@@ -125,6 +128,15 @@ func (e *ProgramError) Unwrap() error { return e.Err }
 type LimitError struct {
 	Kind  string // "timeout", "calls", "output" or "memory"
 	Limit int64  // nanoseconds for timeout, a count for calls, bytes otherwise
+}
+
+// ExitCode: a program over time is an upstream timeout; any other limit
+// is the program's own doing.
+func (e *LimitError) ExitCode() int {
+	if e.Kind == "timeout" {
+		return exit.Upstream
+	}
+	return exit.Usage
 }
 
 func (e *LimitError) Error() string {
@@ -145,6 +157,8 @@ func (e *LimitError) Error() string {
 // unknown servers and tools give the same error, so existence is not leaked.
 type NotAvailableError struct{ Server, Tool string }
 
+func (e *NotAvailableError) ExitCode() int { return exit.NotAvailable }
+
 func (e *NotAvailableError) Error() string {
 	if e.Tool == "" {
 		return e.Server + " is not available in this session"
@@ -156,8 +170,10 @@ func (e *NotAvailableError) Error() string {
 type ToolError struct {
 	Server, Tool string
 	Msg          string // the result's text
-	Result       *mux.Result
+	Result       *catalog.Result
 }
+
+func (e *ToolError) ExitCode() int { return exit.ToolError }
 
 func (e *ToolError) Error() string { return e.Server + "." + e.Tool + ": " + e.Msg }
 

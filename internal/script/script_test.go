@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/mcpsh/mcp/mux"
+	"github.com/mcpsh/mcp/mux/upstream"
 )
 
 func TestRun_Values(t *testing.T) {
@@ -117,7 +117,7 @@ func TestRun_ProgramErrors(t *testing.T) {
 		{"thrown object", "throw {code: 7}", ProgramError{Msg: `uncaught exception: {"code":7}`}, nil},
 		{"uncaught tool error", "const r = 1\nawait warehouse.query({})", ProgramError{Line: 2, Col: 22, Msg: `ToolError: relation "orders" does not exist`}, new(*ToolError)},
 		{"uncaught not available", `await mcp.call("warehouse.drop_table", {})`, ProgramError{Line: 1, Col: 15, Msg: "NotAvailableError: warehouse.drop_table is not available in this session"}, new(*NotAvailableError)},
-		{"uncaught host error", "await broken.down()", ProgramError{Line: 1, Col: 18, Msg: "HostError: server broken is unavailable: connection refused"}, new(*mux.UnavailableError)},
+		{"uncaught host error", "await broken.down()", ProgramError{Line: 1, Col: 18, Msg: "HostError: server broken is unavailable: connection refused"}, new(*upstream.UnavailableError)},
 		{"unhandled rejection", "Promise.reject(new Error('late'))\n1", ProgramError{Line: 1, Col: 16, Msg: "unhandled promise rejection: Error: late"}, nil},
 		{"unawaited failing call", "warehouse.query({})\n1", ProgramError{Line: 1, Col: 16, Msg: `unhandled promise rejection: ToolError: relation "orders" does not exist`}, new(*ToolError)},
 		{"never settles", "await new Promise(() => {})", ProgramError{Msg: "the program awaits a promise that nothing will settle"}, nil},

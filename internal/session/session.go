@@ -19,6 +19,8 @@ import (
 	"sort"
 	"time"
 
+	"github.com/mcpsh/mcp/internal/exit"
+
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/atomicfile"
 )
@@ -38,6 +40,8 @@ type State struct {
 
 // NotFoundError says there is no state for a session id.
 type NotFoundError struct{ ID string }
+
+func (e *NotFoundError) ExitCode() int { return exit.Usage }
 
 func (e *NotFoundError) Error() string {
 	return fmt.Sprintf("session %s is not running", e.ID)

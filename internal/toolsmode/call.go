@@ -12,7 +12,7 @@ import (
 
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/manifests"
-	"github.com/mcpsh/mcp/mux"
+	"github.com/mcpsh/mcp/mux/upstream"
 )
 
 // methodCallTool is the request the gate stands in front of.
@@ -155,7 +155,7 @@ func (s *Server) proxy(e *entry) mcp.ToolHandler {
 // callError turns a failed call into a tool error of one line.
 func (s *Server) callError(e *entry, err error) *mcp.CallToolResult {
 	var na *catalog.NotAvailableError
-	var ue *mux.UnavailableError
+	var ue *upstream.UnavailableError
 	switch {
 	case errors.As(err, &na):
 		return notAvailable(e.name)
@@ -193,7 +193,7 @@ func (c rawContent) MarshalJSON() ([]byte, error) { return c.raw, nil }
 // and escapes <, > and & in their strings as \u003c, \u003e and \u0026 (and
 // U+2028, U+2029 likewise): the JSON values are the upstream's, not always
 // its bytes.
-func passthrough(res *mux.Result) (*mcp.CallToolResult, error) {
+func passthrough(res *catalog.Result) (*mcp.CallToolResult, error) {
 	var raw struct {
 		Meta map[string]json.RawMessage `json:"_meta"`
 	}

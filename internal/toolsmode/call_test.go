@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/mcpsh/mcp/catalog"
-	"github.com/mcpsh/mcp/mux"
 )
 
 // What a client receives of an upstream result is what the SDK's encoding
@@ -19,7 +18,7 @@ func TestPassthrough_Encoding(t *testing.T) {
 		`],"structuredContent":{"n":12345678901234567890,"z":0.10,"a":"x"},"isError":true,` +
 		`"_meta":{"io.example/trace":{"id":12345678901234567890,"tags":["<x>"]},"plain":1},` +
 		`"extra":"dropped"}`
-	res := &mux.Result{
+	res := &catalog.Result{
 		Raw:     json.RawMessage(raw),
 		IsError: true,
 		Content: []json.RawMessage{
@@ -78,7 +77,7 @@ func TestPassthrough_Encoding(t *testing.T) {
 		t.Errorf("extra = %s, want it dropped", wire.Extra)
 	}
 
-	if _, err := passthrough(&mux.Result{Raw: json.RawMessage(`{"content":`)}); err == nil || !strings.HasPrefix(err.Error(), "the server sent an invalid result: ") {
+	if _, err := passthrough(&catalog.Result{Raw: json.RawMessage(`{"content":`)}); err == nil || !strings.HasPrefix(err.Error(), "the server sent an invalid result: ") {
 		t.Errorf("passthrough of a broken result: %v", err)
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/mcpsh/mcp/internal/testenv"
 	"github.com/mcpsh/mcp/manifests"
 	"github.com/mcpsh/mcp/mux"
+	"github.com/mcpsh/mcp/mux/upstream"
 )
 
 func TestMain(m *testing.M) {
@@ -37,7 +38,7 @@ func newEngine(t *testing.T, servers []*catalog.ServerSurface, eps ...manifests.
 		endpoints[manifests.CanonicalID(ep.ID)] = ep
 	}
 	s := &catalog.Surface{Agent: "tester", Mode: catalog.ModeTools, Servers: servers}
-	eng := mux.NewEngine(s, endpoints, os.LookupEnv, mux.Options{})
+	eng := mux.NewEngine(s, endpoints, os.LookupEnv, upstream.Options{})
 	t.Cleanup(func() { _ = eng.Close() })
 	return eng
 }

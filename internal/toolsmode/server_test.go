@@ -16,6 +16,7 @@ import (
 	"github.com/mcpsh/mcp/internal/testenv"
 	"github.com/mcpsh/mcp/manifests"
 	"github.com/mcpsh/mcp/mux"
+	"github.com/mcpsh/mcp/mux/upstream"
 )
 
 // Against server-everything and server-memory: eager tools with their raw
@@ -271,7 +272,7 @@ type panicky struct {
 	tool string
 }
 
-func (p panicky) Call(ctx context.Context, server, tool string, args json.RawMessage) (*mux.Result, error) {
+func (p panicky) Call(ctx context.Context, server, tool string, args json.RawMessage) (*catalog.Result, error) {
 	if tool == p.tool {
 		panic("a bug\nover two lines")
 	}
@@ -361,7 +362,7 @@ func TestServer_LazyFromCache(t *testing.T) {
 
 func TestNew_ModeError(t *testing.T) {
 	s := &catalog.Surface{Agent: "tester", Mode: catalog.ModeCLI, Servers: []*catalog.ServerSurface{{ID: "everything", All: true}}}
-	eng := mux.NewEngine(s, map[string]manifests.Endpoint{"everything": {ID: "everything", Command: "/nonexistent"}}, os.LookupEnv, mux.Options{})
+	eng := mux.NewEngine(s, map[string]manifests.Endpoint{"everything": {ID: "everything", Command: "/nonexistent"}}, os.LookupEnv, upstream.Options{})
 	defer eng.Close()
 	_, err := New(context.Background(), eng, Options{})
 	var me *ModeError

@@ -81,7 +81,7 @@ type Engine interface {
 	// connecting; ok is false when the server has not been seen.
 	Cached(server string) (tools []catalog.Tool, ok bool)
 	// Call calls an authorized tool with raw JSON arguments.
-	Call(ctx context.Context, server, tool string, args json.RawMessage) (*mux.Result, error)
+	Call(ctx context.Context, server, tool string, args json.RawMessage) (*catalog.Result, error)
 }
 
 var _ Engine = (*mux.Engine)(nil)

@@ -1,4 +1,4 @@
-package mux
+package catalog
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 
 func TestDecodeTool(t *testing.T) {
 	raw := json.RawMessage(`{"name":"t","annotations":{"title":"From annotations"},"inputSchema":{"$schema":"x","type":"object"},"outputSchema":null,"x-vendor":1}`)
-	tl, err := decodeTool("srv", raw)
+	tl, err := DecodeTool("srv", raw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -16,8 +16,8 @@ func TestDecodeTool(t *testing.T) {
 		t.Errorf("tool = %+v", tl)
 	}
 	for _, bad := range []string{`{}`, `{"name":""}`, `{"name":3}`, `[]`, `null`} {
-		if _, err := decodeTool("srv", json.RawMessage(bad)); err == nil {
-			t.Errorf("decodeTool(%s): no error", bad)
+		if _, err := DecodeTool("srv", json.RawMessage(bad)); err == nil {
+			t.Errorf("DecodeTool(%s): no error", bad)
 		}
 	}
 }
@@ -29,9 +29,9 @@ func FuzzDecodeTool(f *testing.F) {
 		if !json.Valid(b) {
 			return
 		}
-		tl, err := decodeTool("s", b)
+		tl, err := DecodeTool("s", b)
 		if err == nil && (tl.Name == "" || !bytes.Equal(tl.Raw, b)) {
-			t.Errorf("decodeTool(%s) = %+v", b, tl)
+			t.Errorf("DecodeTool(%s) = %+v", b, tl)
 		}
 	})
 }

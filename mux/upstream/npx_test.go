@@ -1,4 +1,4 @@
-package mux
+package upstream
 
 import (
 	"os"
@@ -71,7 +71,7 @@ func TestDirectCommand(t *testing.T) {
 		{[]string{"-y", "../../etc"}, ""},
 	} {
 		ep := manifests.Endpoint{Command: "npx", Args: tc.args, Cwd: sub}
-		got := directCommand(ep)
+		got := DirectCommand(ep)
 		want := tc.want
 		if want == "" {
 			if got.Command != "npx" || !slices.Equal(got.Args, tc.args) {

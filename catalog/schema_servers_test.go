@@ -1,4 +1,4 @@
-package callargs_test
+package catalog_test
 
 import (
 	"context"
@@ -9,10 +9,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/mcpsh/mcp/internal/callargs"
+	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/testenv"
 	"github.com/mcpsh/mcp/manifests"
-	"github.com/mcpsh/mcp/mux"
+	"github.com/mcpsh/mcp/mux/upstream"
 )
 
 // The input schemas of servers nobody here wrote are all checked here, and
@@ -39,12 +39,12 @@ func TestValidate_servers(t *testing.T) {
 		{testenv.Memory, "open_nodes", `{"names":["Ada",7]}`,
 			[]string{`/names/1: got number, want string`}},
 	}
-	ups := map[string]mux.Upstream{}
+	ups := map[string]upstream.Conn{}
 	schemas := map[string]json.RawMessage{}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	for _, ep := range []manifests.Endpoint{testenv.EverythingStdio(t), testenv.Memory(t)} {
-		up, err := mux.Connect(ctx, ep, mux.Options{})
+		up, err := upstream.Connect(ctx, ep, upstream.Options{})
 		if err != nil {
 			t.Fatalf("connect %s: %v", ep.ID, err)
 		}
@@ -54,7 +54,7 @@ func TestValidate_servers(t *testing.T) {
 			t.Fatalf("list %s: %v", ep.ID, err)
 		}
 		for _, tl := range tools {
-			if err := callargs.Checked(tl.InputSchema); err != nil {
+			if err := catalog.Checked(tl.InputSchema); err != nil {
 				t.Errorf("%s.%s is not checked here: %v", ep.ID, tl.Name, err)
 			}
 			ups[tl.Name], schemas[tl.Name] = up, tl.InputSchema
@@ -66,9 +66,9 @@ func TestValidate_servers(t *testing.T) {
 			t.Errorf("no tool %s", tt.tool)
 			continue
 		}
-		err := callargs.Validate(schema, json.RawMessage(tt.args))
+		err := catalog.ValidateArgs(schema, json.RawMessage(tt.args))
 		var got []string
-		var ie *callargs.InvalidError
+		var ie *catalog.InvalidArgsError
 		if errors.As(err, &ie) {
 			got = ie.Problems
 		} else if err != nil {

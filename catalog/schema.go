@@ -1,4 +1,4 @@
-package callargs
+package catalog
 
 import (
 	"bytes"
@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
-	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/exit"
+
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
@@ -21,21 +23,21 @@ type propSchema struct {
 
 func (p propSchema) isArray() bool { return len(p.types) > 0 && p.types[0] == "array" }
 
-func properties(schema json.RawMessage) map[string]propSchema {
+func argProps(schema json.RawMessage) map[string]propSchema {
 	out := map[string]propSchema{}
-	for _, p := range catalog.Params(schema) {
+	for _, p := range Params(schema) {
 		out[p.Name] = propSchema{types: p.Types, items: &propSchema{types: p.ItemTypes}}
 	}
 	return out
 }
 
-// InvalidError says the arguments do not fit the tool's input schema.
-type InvalidError struct {
+// InvalidArgsError says the arguments do not fit the tool's input schema.
+type InvalidArgsError struct {
 	Missing  []string // required arguments not given
 	Problems []string // other violations, one line each
 }
 
-func (e *InvalidError) Error() string {
+func (e *InvalidArgsError) Error() string {
 	var parts []string
 	if len(e.Missing) > 0 {
 		parts = append(parts, "missing required argument "+strings.Join(e.Missing, ", "))
@@ -44,25 +46,67 @@ func (e *InvalidError) Error() string {
 	return strings.Join(parts, "; ")
 }
 
-// Validate checks args against the tool's input schema. A schema that cannot
-// be compiled here (a remote $ref, an unknown draft) is not checked: the
-// server still validates what it receives.
-func Validate(schema, args json.RawMessage) error {
+func (e *InvalidArgsError) ExitCode() int { return exit.Usage }
+
+// ValidateArgs checks args against the tool's input schema, compiling it
+// for this one check; Schemas compiles each schema once. A schema that
+// cannot be compiled here (a remote $ref, an unknown draft) is not checked:
+// the server still validates what it receives.
+func ValidateArgs(schema, args json.RawMessage) error {
+	return validateArgs(schema, args, compileSchema)
+}
+
+// Schemas validates arguments against input schemas, compiling each schema
+// once. It is safe for concurrent use; the zero value is ready.
+type Schemas struct {
+	mu sync.Mutex
+	m  map[string]compiledSchema
+}
+
+type compiledSchema struct {
+	s   *jsonschema.Schema
+	err error
+}
+
+// maxSchemas bounds how many compiled schemas Schemas keeps; past it, it
+// starts over.
+const maxSchemas = 4096
+
+// ValidateArgs is ValidateArgs with the compiled schema kept for next time.
+func (c *Schemas) ValidateArgs(schema, args json.RawMessage) error {
+	return validateArgs(schema, args, c.compile)
+}
+
+func (c *Schemas) compile(schema json.RawMessage) (*jsonschema.Schema, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if cs, ok := c.m[string(schema)]; ok {
+		return cs.s, cs.err
+	}
+	if c.m == nil || len(c.m) >= maxSchemas {
+		c.m = map[string]compiledSchema{}
+	}
+	s, err := compileSchema(schema)
+	c.m[string(schema)] = compiledSchema{s, err}
+	return s, err
+}
+
+func validateArgs(schema, args json.RawMessage, compile func(json.RawMessage) (*jsonschema.Schema, error)) error {
 	if len(bytes.TrimSpace(schema)) == 0 {
 		return nil
 	}
 	var given map[string]json.RawMessage
 	if err := json.Unmarshal(args, &given); err != nil {
-		return &UsageError{Msg: "arguments must be a JSON object"}
+		return &ArgError{Msg: "arguments must be a JSON object"}
 	}
 	var missing []string
-	for _, p := range catalog.Params(schema) {
+	for _, p := range Params(schema) {
 		if _, ok := given[p.Name]; p.Required && !ok {
 			missing = append(missing, p.Name)
 		}
 	}
 	if len(missing) > 0 {
-		return &InvalidError{Missing: missing}
+		return &InvalidArgsError{Missing: missing}
 	}
 	sch, err := compile(schema)
 	if err != nil {
@@ -70,11 +114,11 @@ func Validate(schema, args json.RawMessage) error {
 	}
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
 	if err != nil {
-		return &UsageError{Msg: "arguments are not valid JSON"}
+		return &ArgError{Msg: "arguments are not valid JSON"}
 	}
 	var ve *jsonschema.ValidationError
 	if err := sch.Validate(inst); errors.As(err, &ve) {
-		return &InvalidError{Problems: leaves(ve)}
+		return &InvalidArgsError{Problems: leaves(ve)}
 	} else if err != nil {
 		return nil
 	}
@@ -87,7 +131,7 @@ func (noLoader) Load(url string) (any, error) {
 	return nil, fmt.Errorf("schemas are not loaded from %s", url)
 }
 
-func compile(schema json.RawMessage) (*jsonschema.Schema, error) {
+func compileSchema(schema json.RawMessage) (*jsonschema.Schema, error) {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
 	if err != nil {
 		return nil, err

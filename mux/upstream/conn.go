@@ -1,4 +1,4 @@
-package mux
+package upstream
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/mcpsh/mcp/internal/exit"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -33,6 +35,8 @@ type RPCError struct {
 	Data    json.RawMessage // absent when the server sent none
 }
 
+func (e *RPCError) ExitCode() int { return exit.ToolError }
+
 func (e *RPCError) Error() string {
 	return fmt.Sprintf("server error %d: %s", e.Code, e.Message)
 }
@@ -47,8 +51,8 @@ const (
 	exitReasonWait = 2 * time.Second
 )
 
-// Conn is a live connection to one MCP server; it implements Upstream.
-type Conn struct {
+// conn is a live connection to one MCP server; it implements Conn.
+type conn struct {
 	server string
 	kind   manifests.Transport
 	log    *slog.Logger
@@ -81,11 +85,11 @@ type Conn struct {
 	closeErr  error
 }
 
-var _ Upstream = (*Conn)(nil)
+var _ Conn = (*conn)(nil)
 
-func newConn(ctx context.Context, server string, kind manifests.Transport, opts Options) *Conn {
+func newConn(ctx context.Context, server string, kind manifests.Transport, opts Options) *conn {
 	life, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	u := &Conn{
+	u := &conn{
 		server:   server,
 		kind:     kind,
 		log:      opts.Logger.With("server", server),
@@ -104,7 +108,7 @@ func newConn(ctx context.Context, server string, kind manifests.Transport, opts 
 
 // newClient is the mcp-go client of the connection over tr. It declares
 // form elicitation, which Elicit answers.
-func (u *Conn) newClient(tr transport.Interface) *client.Client {
+func (u *conn) newClient(tr transport.Interface) *client.Client {
 	return client.NewClient(tr,
 		client.WithProtocolVersion(protocolVersion),
 		client.WithClientCapabilities(mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapability{Form: &struct{}{}}}),
@@ -113,7 +117,7 @@ func (u *Conn) newClient(tr transport.Interface) *client.Client {
 
 // Elicit answers a server's request for input at once, as
 // Options.Elicitation says. It implements client.ElicitationHandler.
-func (u *Conn) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+func (u *conn) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
 	res, ev := answerElicitation(u.elicit, req.Params)
 	ev.Server = u.server
 	u.log.Info("answered a request for input", "mode", ev.Mode, "action", ev.Action, "fields", ev.Fields, "reason", ev.Reason)
@@ -125,24 +129,32 @@ func (u *Conn) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.Eli
 
 // Transport says how the connection was made; after the fallback of a url
 // without type it is TransportHTTP or TransportSSE.
-func (u *Conn) Transport() manifests.Transport { return u.kind }
+func (u *conn) Transport() manifests.Transport { return u.kind }
 
 // Done is closed once the connection can no longer be used: the server
 // exited, the stream broke, or Close was called. Calls then fail at once
 // with *UnavailableError.
-func (u *Conn) Done() <-chan struct{} { return u.dead }
+func (u *conn) Done() <-chan struct{} { return u.dead }
+
+// PID is the stdio server's process id; 0 for the other transports.
+func (u *conn) PID() int {
+	if u.proc == nil {
+		return 0
+	}
+	return u.proc.pid
+}
 
 // OnToolsChanged registers f to run after the server says its tool list
 // changed. Bursts are coalesced, and f runs on a goroutine of its own, so it
 // may call ListTools.
-func (u *Conn) OnToolsChanged(f func()) {
+func (u *conn) OnToolsChanged(f func()) {
 	u.mu.Lock()
 	u.onChanged = append(u.onChanged, f)
 	u.mu.Unlock()
 }
 
 // goOwned runs f on a goroutine that Close waits for. After Close it does nothing.
-func (u *Conn) goOwned(f func()) {
+func (u *conn) goOwned(f func()) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if u.isClosing {
@@ -155,7 +167,7 @@ func (u *Conn) goOwned(f func()) {
 	}()
 }
 
-func (u *Conn) dispatchChanges() {
+func (u *conn) dispatchChanges() {
 	for {
 		select {
 		case <-u.life.Done():
@@ -172,7 +184,7 @@ func (u *Conn) dispatchChanges() {
 }
 
 // onNotification runs on the transport's read goroutine: it must not block.
-func (u *Conn) onNotification(n mcp.JSONRPCNotification) {
+func (u *conn) onNotification(n mcp.JSONRPCNotification) {
 	switch n.Method {
 	case mcp.MethodNotificationToolsListChanged:
 		select {
@@ -185,7 +197,7 @@ func (u *Conn) onNotification(n mcp.JSONRPCNotification) {
 }
 
 // setDead records why the connection became unusable; the first reason wins.
-func (u *Conn) setDead(err error) {
+func (u *conn) setDead(err error) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if u.deadErr == nil {
@@ -194,13 +206,13 @@ func (u *Conn) setDead(err error) {
 	}
 }
 
-func (u *Conn) deadReason() error {
+func (u *conn) deadReason() error {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	return u.deadErr
 }
 
-func (u *Conn) unavailable(err error) *UnavailableError {
+func (u *conn) unavailable(err error) *UnavailableError {
 	return &UnavailableError{Server: u.server, Err: err}
 }
 
@@ -212,7 +224,7 @@ type reqStateKey struct{}
 
 // request sends one JSON-RPC request through the transport, bypassing the
 // typed client so that the result comes back byte for byte.
-func (u *Conn) request(ctx context.Context, method string, params any) (json.RawMessage, error) {
+func (u *conn) request(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	if err := u.deadReason(); err != nil {
 		return nil, err
 	}
@@ -247,14 +259,14 @@ func (u *Conn) request(ctx context.Context, method string, params any) (json.Raw
 
 // contextError: a deadline is the server failing to answer in time; a
 // cancellation is the caller's choice and is returned as it is.
-func (u *Conn) contextError(ctx context.Context, method string) error {
+func (u *conn) contextError(ctx context.Context, method string) error {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return u.unavailable(fmt.Errorf("%s: no answer before the deadline: %w", method, ctx.Err()))
 	}
 	return fmt.Errorf("%s: %w", method, ctx.Err())
 }
 
-func (u *Conn) transportError(method string, err error, st *reqState) error {
+func (u *conn) transportError(method string, err error, st *reqState) error {
 	if st.tooLarge.Load() {
 		return u.unavailable(fmt.Errorf("%s: %w (%d bytes)", method, ErrMessageTooLarge, u.maxMsg))
 	}
@@ -276,7 +288,7 @@ func (u *Conn) transportError(method string, err error, st *reqState) error {
 // sendCancelled tells the server to stop working on request id. On stdio
 // this is the only way; over HTTP the transport also drops the request, and
 // the spec asks clients to say so explicitly.
-func (u *Conn) sendCancelled(id mcp.RequestId, cause error) {
+func (u *conn) sendCancelled(id mcp.RequestId, cause error) {
 	n := mcp.JSONRPCNotification{
 		JSONRPC: mcp.JSONRPC_VERSION,
 		Notification: mcp.Notification{
@@ -298,7 +310,7 @@ func (u *Conn) sendCancelled(id mcp.RequestId, cause error) {
 
 // ListTools returns every tool the server lists, following nextCursor. It
 // stops early, with what it has, if the server repeats a cursor.
-func (u *Conn) ListTools(ctx context.Context) ([]catalog.Tool, error) {
+func (u *conn) ListTools(ctx context.Context) ([]catalog.Tool, error) {
 	var tools []catalog.Tool
 	seen := map[string]bool{}
 	cursors := map[string]bool{}
@@ -319,7 +331,7 @@ func (u *Conn) ListTools(ctx context.Context) ([]catalog.Tool, error) {
 			return nil, fmt.Errorf("tools/list: server %s sent an invalid result: %w", u.server, err)
 		}
 		for _, r := range res.Tools {
-			t, err := decodeTool(u.server, r)
+			t, err := catalog.DecodeTool(u.server, r)
 			if err != nil {
 				u.log.Warn("skipping a tool the server described badly", "err", err)
 				continue
@@ -344,50 +356,9 @@ func (u *Conn) ListTools(ctx context.Context) ([]catalog.Tool, error) {
 	}
 }
 
-func decodeTool(server string, raw json.RawMessage) (catalog.Tool, error) {
-	var t struct {
-		Name         string          `json:"name"`
-		Title        string          `json:"title"`
-		Description  string          `json:"description"`
-		InputSchema  json.RawMessage `json:"inputSchema"`
-		OutputSchema json.RawMessage `json:"outputSchema"`
-		Annotations  json.RawMessage `json:"annotations"`
-	}
-	if err := json.Unmarshal(raw, &t); err != nil {
-		return catalog.Tool{}, err
-	}
-	if t.Name == "" {
-		return catalog.Tool{}, errors.New("tool without a name")
-	}
-	if t.Title == "" && len(t.Annotations) > 0 {
-		var a struct {
-			Title string `json:"title"`
-		}
-		if json.Unmarshal(t.Annotations, &a) == nil {
-			t.Title = a.Title
-		}
-	}
-	return catalog.Tool{
-		Server:       server,
-		Name:         t.Name,
-		Title:        t.Title,
-		Description:  t.Description,
-		InputSchema:  nonNull(t.InputSchema),
-		OutputSchema: nonNull(t.OutputSchema),
-		Raw:          raw,
-	}, nil
-}
-
-func nonNull(m json.RawMessage) json.RawMessage {
-	if len(m) == 0 || string(m) == "null" {
-		return nil
-	}
-	return m
-}
-
 // CallTool calls one tool and returns its result as the server sent it. A
 // result with isError is a successful call; a JSON-RPC error is *RPCError.
-func (u *Conn) CallTool(ctx context.Context, name string, args json.RawMessage) (*Result, error) {
+func (u *conn) CallTool(ctx context.Context, name string, args json.RawMessage) (*catalog.Result, error) {
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
 	}
@@ -399,7 +370,7 @@ func (u *Conn) CallTool(ctx context.Context, name string, args json.RawMessage) 
 	if err != nil {
 		return nil, err
 	}
-	res, err := ParseResult(raw)
+	res, err := catalog.ParseResult(raw)
 	if err != nil {
 		return nil, fmt.Errorf("tools/call %s: server %s sent an invalid result: %w", name, u.server, err)
 	}
@@ -409,7 +380,7 @@ func (u *Conn) CallTool(ctx context.Context, name string, args json.RawMessage) 
 // Close ends the connection. For stdio it closes the server's stdin, waits
 // briefly, then stops its whole process group (SIGTERM, then SIGKILL) and
 // reaps it. It is safe to call more than once.
-func (u *Conn) Close() error {
+func (u *conn) Close() error {
 	u.closeOnce.Do(func() {
 		u.mu.Lock()
 		u.isClosing = true

@@ -1,4 +1,4 @@
-package mux
+package upstream
 
 import (
 	"encoding/json"
@@ -9,7 +9,7 @@ import (
 	"github.com/mcpsh/mcp/manifests"
 )
 
-// directCommand starts a package runner's package directly when it is
+// DirectCommand starts a package runner's package directly when it is
 // installed already. `npx -y pkg args`, `pnpm dlx pkg args`, `yarn dlx pkg
 // args` and `bunx pkg args` pay the runner's own start (about a second for
 // npx) before the server starts; when node_modules at or above the server's
@@ -17,7 +17,7 @@ import (
 // same args instead. Anything this does not fully understand (other
 // runner flags, version ranges or tags, packages with several binaries and
 // none named after the package) runs through the runner as written.
-func directCommand(ep manifests.Endpoint) manifests.Endpoint {
+func DirectCommand(ep manifests.Endpoint) manifests.Endpoint {
 	if ep.Command == "" || ep.URL != "" {
 		return ep
 	}

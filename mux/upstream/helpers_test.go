@@ -1,4 +1,4 @@
-package mux
+package upstream
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ import (
 )
 
 // connect connects or fails the test, and closes the connection when the test ends.
-func connect(t testing.TB, ep manifests.Endpoint, opts Options) *Conn {
+func connect(t testing.TB, ep manifests.Endpoint, opts Options) *conn {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -26,13 +26,13 @@ func connect(t testing.TB, ep manifests.Endpoint, opts Options) *Conn {
 	if err != nil {
 		t.Fatalf("Connect: %v", err)
 	}
-	u := up.(*Conn)
+	u := up.(*conn)
 	t.Cleanup(func() { u.Close() })
 	return u
 }
 
 // call calls a tool with a 20 s limit and fails the test on error.
-func call(t testing.TB, u Upstream, name, args string) *Result {
+func call(t testing.TB, u Conn, name, args string) *catalog.Result {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -44,7 +44,7 @@ func call(t testing.TB, u Upstream, name, args string) *Result {
 }
 
 // text is the text of a result's first content item.
-func text(t testing.TB, res *Result) string {
+func text(t testing.TB, res *catalog.Result) string {
 	t.Helper()
 	if len(res.Content) == 0 {
 		t.Fatalf("result has no content: %s", res.Raw)
@@ -56,7 +56,7 @@ func text(t testing.TB, res *Result) string {
 	return c.Text
 }
 
-func listTools(t testing.TB, u Upstream) map[string]catalog.Tool {
+func listTools(t testing.TB, u Conn) map[string]catalog.Tool {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()

@@ -1,4 +1,4 @@
-package mux
+package upstream
 
 import (
 	"context"
@@ -206,7 +206,7 @@ func TestConn_cancel(t *testing.T) {
 
 // requireCancelReachesServer cancels a call of "wait" and checks that the
 // server's handler saw it, and that the connection still works.
-func requireCancelReachesServer(t *testing.T, u Upstream) {
+func requireCancelReachesServer(t *testing.T, u Conn) {
 	t.Helper()
 	mark := filepath.Join(t.TempDir(), "cancelled")
 	ctx, cancel := context.WithCancel(context.Background())

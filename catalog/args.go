@@ -1,13 +1,14 @@
-// Package callargs turns the words after `mcp call SERVER.TOOL` into a JSON
-// arguments object, coercing key=value by the tool's input schema, and
-// checks the result against that schema before anything is sent.
+// A tool's arguments: the words after `mcp call SERVER.TOOL` become a JSON
+// arguments object, key=value coerced by the tool's input schema, and the
+// result is checked against that schema (schema.go) before anything is sent.
 //
 //	key=value    coerced by the schema: a string stays a string even if it
 //	             looks like a number; integer, number and boolean are parsed;
 //	             array and object values are parsed as JSON. Repeating a key
 //	             whose schema type is array appends to it.
 //	key:=JSON    the value is raw JSON, sent as written.
-package callargs
+
+package catalog
 
 import (
 	"bytes"
@@ -16,27 +17,33 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/mcpsh/mcp/internal/exit"
+
+	"github.com/mcpsh/mcp/internal/clip"
 )
 
 // MaxArgsSize bounds an arguments object built from any source.
 const MaxArgsSize = 16 << 20
 
-// UsageError is a malformed argument; the CLI reports it with exit 2.
-type UsageError struct {
+// ArgError is a malformed argument; the CLI reports it with exit 2.
+type ArgError struct {
 	Arg string // the word as given (values are not repeated back when long)
 	Msg string
 }
 
-func (e *UsageError) Error() string {
+func (e *ArgError) Error() string {
 	if e.Arg == "" {
 		return e.Msg
 	}
 	return fmt.Sprintf("%s: %s", e.Arg, e.Msg)
 }
 
-// Build merges base (a JSON object or nil) with key=value and key:=JSON
+func (e *ArgError) ExitCode() int { return exit.Usage }
+
+// BuildArgs merges base (a JSON object or nil) with key=value and key:=JSON
 // pairs, later pairs winning, and returns the JSON object.
-func Build(schema json.RawMessage, base json.RawMessage, pairs []string) (json.RawMessage, error) {
+func BuildArgs(schema json.RawMessage, base json.RawMessage, pairs []string) (json.RawMessage, error) {
 	obj := map[string]json.RawMessage{}
 	var order []string
 	if len(bytes.TrimSpace(base)) > 0 {
@@ -44,7 +51,7 @@ func Build(schema json.RawMessage, base json.RawMessage, pairs []string) (json.R
 			return nil, err
 		}
 	}
-	props := properties(schema)
+	props := argProps(schema)
 	appended := map[string]bool{}
 	for _, p := range pairs {
 		key, val, raw, err := split(p)
@@ -54,7 +61,7 @@ func Build(schema json.RawMessage, base json.RawMessage, pairs []string) (json.R
 		var v json.RawMessage
 		if raw {
 			if !json.Valid([]byte(val)) {
-				return nil, &UsageError{Arg: key + ":=", Msg: "value is not valid JSON"}
+				return nil, &ArgError{Arg: key + ":=", Msg: "value is not valid JSON"}
 			}
 			v = compact(val)
 		} else {
@@ -84,23 +91,16 @@ func Build(schema json.RawMessage, base json.RawMessage, pairs []string) (json.R
 func split(p string) (key, val string, raw bool, err error) {
 	i := strings.IndexByte(p, '=')
 	if i < 0 {
-		return "", "", false, &UsageError{Arg: clip(p), Msg: "expected key=value or key:=JSON"}
+		return "", "", false, &ArgError{Arg: clip.Runes(p, 41), Msg: "expected key=value or key:=JSON"}
 	}
 	key, val = p[:i], p[i+1:]
 	if strings.HasSuffix(key, ":") {
 		key, raw = key[:len(key)-1], true
 	}
 	if key == "" {
-		return "", "", false, &UsageError{Arg: clip(p), Msg: "the key before = is empty"}
+		return "", "", false, &ArgError{Arg: clip.Runes(p, 41), Msg: "the key before = is empty"}
 	}
 	return key, val, raw, nil
-}
-
-func clip(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "…"
-	}
-	return s
 }
 
 var (
@@ -136,7 +136,7 @@ func coerceAs(t, key, val string) (json.RawMessage, error) {
 		if jsonInt.MatchString(val) {
 			return json.RawMessage(val), nil
 		}
-		return nil, &UsageError{Arg: key, Msg: fmt.Sprintf("expected an integer, got %q", clip(val))}
+		return nil, &ArgError{Arg: key, Msg: fmt.Sprintf("expected an integer, got %q", clip.Runes(val, 41))}
 	case "number":
 		if jsonNumber.MatchString(val) {
 			return json.RawMessage(val), nil
@@ -144,7 +144,7 @@ func coerceAs(t, key, val string) (json.RawMessage, error) {
 		if f, err := strconv.ParseFloat(val, 64); err == nil && !strings.ContainsAny(val, "xXpP_") && finite(f) {
 			return json.RawMessage(strconv.FormatFloat(f, 'g', -1, 64)), nil
 		}
-		return nil, &UsageError{Arg: key, Msg: fmt.Sprintf("expected a number, got %q", clip(val))}
+		return nil, &ArgError{Arg: key, Msg: fmt.Sprintf("expected a number, got %q", clip.Runes(val, 41))}
 	case "boolean":
 		switch strings.ToLower(val) {
 		case "true":
@@ -152,25 +152,25 @@ func coerceAs(t, key, val string) (json.RawMessage, error) {
 		case "false":
 			return json.RawMessage("false"), nil
 		}
-		return nil, &UsageError{Arg: key, Msg: fmt.Sprintf("expected true or false, got %q", clip(val))}
+		return nil, &ArgError{Arg: key, Msg: fmt.Sprintf("expected true or false, got %q", clip.Runes(val, 41))}
 	case "null":
 		if val == "null" {
 			return json.RawMessage("null"), nil
 		}
-		return nil, &UsageError{Arg: key, Msg: fmt.Sprintf("expected null, got %q", clip(val))}
+		return nil, &ArgError{Arg: key, Msg: fmt.Sprintf("expected null, got %q", clip.Runes(val, 41))}
 	case "array":
 		if v := strings.TrimSpace(val); strings.HasPrefix(v, "[") {
 			if json.Valid([]byte(v)) {
 				return compact(v), nil
 			}
-			return nil, &UsageError{Arg: key, Msg: "value starts with [ but is not a valid JSON array"}
+			return nil, &ArgError{Arg: key, Msg: "value starts with [ but is not a valid JSON array"}
 		}
-		return nil, &UsageError{Arg: key, Msg: "expected a JSON array (or repeat the key once per item)"}
+		return nil, &ArgError{Arg: key, Msg: "expected a JSON array (or repeat the key once per item)"}
 	case "object":
 		if v := strings.TrimSpace(val); strings.HasPrefix(v, "{") && json.Valid([]byte(v)) {
 			return compact(v), nil
 		}
-		return nil, &UsageError{Arg: key, Msg: fmt.Sprintf("expected a JSON object; write %s:='{...}'", key)}
+		return nil, &ArgError{Arg: key, Msg: fmt.Sprintf("expected a JSON object; write %s:='{...}'", key)}
 	}
 	// A type this program does not know: pass the text through.
 	return quote(val), nil
@@ -213,23 +213,23 @@ func compact(s string) json.RawMessage {
 
 func decodeObject(data []byte, obj *map[string]json.RawMessage, order *[]string) error {
 	if len(data) > MaxArgsSize {
-		return &UsageError{Arg: "--args", Msg: fmt.Sprintf("arguments are larger than %d MiB", MaxArgsSize>>20)}
+		return &ArgError{Arg: "--args", Msg: fmt.Sprintf("arguments are larger than %d MiB", MaxArgsSize>>20)}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	tok, err := dec.Token()
 	if err != nil || tok != json.Delim('{') {
-		return &UsageError{Arg: "--args", Msg: "expected a JSON object"}
+		return &ArgError{Arg: "--args", Msg: "expected a JSON object"}
 	}
 	for dec.More() {
 		kt, err := dec.Token()
 		if err != nil {
-			return &UsageError{Arg: "--args", Msg: "invalid JSON: " + err.Error()}
+			return &ArgError{Arg: "--args", Msg: "invalid JSON: " + err.Error()}
 		}
 		k := kt.(string)
 		var v json.RawMessage
 		if err := dec.Decode(&v); err != nil {
-			return &UsageError{Arg: "--args", Msg: "invalid JSON: " + err.Error()}
+			return &ArgError{Arg: "--args", Msg: "invalid JSON: " + err.Error()}
 		}
 		if _, seen := (*obj)[k]; !seen {
 			*order = append(*order, k)
@@ -237,13 +237,13 @@ func decodeObject(data []byte, obj *map[string]json.RawMessage, order *[]string)
 		(*obj)[k] = v
 	}
 	if _, err := dec.Token(); err != nil {
-		return &UsageError{Arg: "--args", Msg: "invalid JSON: " + err.Error()}
+		return &ArgError{Arg: "--args", Msg: "invalid JSON: " + err.Error()}
 	}
 	if dec.More() {
-		return &UsageError{Arg: "--args", Msg: "trailing data after the JSON object"}
+		return &ArgError{Arg: "--args", Msg: "trailing data after the JSON object"}
 	}
 	if _, err := dec.Token(); err == nil {
-		return &UsageError{Arg: "--args", Msg: "trailing data after the JSON object"}
+		return &ArgError{Arg: "--args", Msg: "trailing data after the JSON object"}
 	}
 	return nil
 }

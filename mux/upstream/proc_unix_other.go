@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package mux
+package upstream
 
 import "syscall"
 

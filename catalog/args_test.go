@@ -1,4 +1,4 @@
-package callargs
+package catalog
 
 import (
 	"encoding/json"
@@ -57,19 +57,19 @@ func TestBuild_Coercion(t *testing.T) {
 		{[]string{"html=<b>&"}, `{"html":"<b>&"}`},
 	}
 	for _, c := range cases {
-		got, err := Build(json.RawMessage(schema), nil, c.pairs)
+		got, err := BuildArgs(json.RawMessage(schema), nil, c.pairs)
 		if err != nil {
-			t.Errorf("Build(%q): %v", c.pairs, err)
+			t.Errorf("BuildArgs(%q): %v", c.pairs, err)
 			continue
 		}
 		if string(got) != c.want {
-			t.Errorf("Build(%q) = %s, want %s", c.pairs, got, c.want)
+			t.Errorf("BuildArgs(%q) = %s, want %s", c.pairs, got, c.want)
 		}
 	}
 }
 
 func TestBuild_BaseAndOverride(t *testing.T) {
-	got, err := Build(json.RawMessage(schema), json.RawMessage(`{"query":"x","limit":1,"big":12345678901234567890}`), []string{"limit=5"})
+	got, err := BuildArgs(json.RawMessage(schema), json.RawMessage(`{"query":"x","limit":1,"big":12345678901234567890}`), []string{"limit=5"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,42 +99,42 @@ func TestBuild_Errors(t *testing.T) {
 		{`{"a":`, nil, "invalid JSON"},
 	}
 	for _, c := range cases {
-		_, err := Build(json.RawMessage(schema), json.RawMessage(c.base), c.pairs)
-		var ue *UsageError
+		_, err := BuildArgs(json.RawMessage(schema), json.RawMessage(c.base), c.pairs)
+		var ue *ArgError
 		if !errors.As(err, &ue) {
-			t.Errorf("Build(%q, %q): err = %v, want a UsageError", c.base, c.pairs, err)
+			t.Errorf("BuildArgs(%q, %q): err = %v, want a ArgError", c.base, c.pairs, err)
 			continue
 		}
 		if !strings.Contains(err.Error(), c.want) {
-			t.Errorf("Build(%q, %q): %q does not contain %q", c.base, c.pairs, err, c.want)
+			t.Errorf("BuildArgs(%q, %q): %q does not contain %q", c.base, c.pairs, err, c.want)
 		}
 	}
 }
 
 func TestValidate(t *testing.T) {
 	s := json.RawMessage(schema)
-	if err := Validate(s, json.RawMessage(`{"query":"x","limit":2}`)); err != nil {
+	if err := ValidateArgs(s, json.RawMessage(`{"query":"x","limit":2}`)); err != nil {
 		t.Errorf("valid args refused: %v", err)
 	}
-	var ie *InvalidError
-	err := Validate(s, json.RawMessage(`{"limit":2}`))
+	var ie *InvalidArgsError
+	err := ValidateArgs(s, json.RawMessage(`{"limit":2}`))
 	if !errors.As(err, &ie) || len(ie.Missing) != 1 || ie.Missing[0] != "query" {
 		t.Errorf("missing required: got %v", err)
 	}
-	err = Validate(s, json.RawMessage(`{"query":"x","limit":0}`))
+	err = ValidateArgs(s, json.RawMessage(`{"query":"x","limit":0}`))
 	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "/limit") {
 		t.Errorf("minimum: got %v", err)
 	}
-	err = Validate(s, json.RawMessage(`{"query":"x","nope":1}`))
+	err = ValidateArgs(s, json.RawMessage(`{"query":"x","nope":1}`))
 	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "nope") {
 		t.Errorf("additionalProperties: got %v", err)
 	}
 	// A schema that refers elsewhere is not fetched: validation is left to the server.
 	remote := json.RawMessage(`{"type":"object","properties":{"a":{"$ref":"https://example.com/s.json"}}}`)
-	if err := Validate(remote, json.RawMessage(`{"a":1}`)); err != nil {
+	if err := ValidateArgs(remote, json.RawMessage(`{"a":1}`)); err != nil {
 		t.Errorf("remote ref: %v", err)
 	}
-	if err := Validate(nil, json.RawMessage(`{"a":1}`)); err != nil {
+	if err := ValidateArgs(nil, json.RawMessage(`{"a":1}`)); err != nil {
 		t.Errorf("no schema: %v", err)
 	}
 }
@@ -145,14 +145,14 @@ func FuzzBuild(f *testing.F) {
 	f.Add(`{"properties":{"x":{"type":["array","object"],"items":{"type":"number"}}}}`, "", "x=1", "x=2")
 	f.Add(`not json`, `{`, "=", ":=")
 	f.Fuzz(func(t *testing.T, schema, base, p1, p2 string) {
-		out, err := Build(json.RawMessage(schema), json.RawMessage(base), []string{p1, p2})
+		out, err := BuildArgs(json.RawMessage(schema), json.RawMessage(base), []string{p1, p2})
 		if err != nil {
 			return
 		}
 		if !json.Valid(out) {
 			t.Fatalf("Build produced invalid JSON %q", out)
 		}
-		_ = Validate(json.RawMessage(schema), out)
+		_ = ValidateArgs(json.RawMessage(schema), out)
 	})
 }
 
@@ -169,8 +169,8 @@ func FuzzValidate(f *testing.F) {
 		f.Add(seed[0], seed[1])
 	}
 	f.Fuzz(func(t *testing.T, schema, args string) {
-		err := Validate(json.RawMessage(schema), json.RawMessage(args))
-		var ie *InvalidError
+		err := ValidateArgs(json.RawMessage(schema), json.RawMessage(args))
+		var ie *InvalidArgsError
 		if errors.As(err, &ie) {
 			for _, p := range ie.Problems {
 				if strings.ContainsAny(p, "\r\n") {

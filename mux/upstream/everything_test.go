@@ -1,4 +1,4 @@
-package mux
+package upstream
 
 import (
 	"context"
@@ -47,7 +47,7 @@ func TestConnect_everything(t *testing.T) {
 	}
 }
 
-func requireEverything(t *testing.T, u *Conn) {
+func requireEverything(t *testing.T, u *conn) {
 	t.Helper()
 	tools := listTools(t, u)
 	echo, ok := tools["echo"]

@@ -1,4 +1,4 @@
-package mux
+package upstream
 
 import (
 	"context"
@@ -17,7 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/mcpsh/mcp/internal/callargs"
+	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/manifests"
 )
 
@@ -87,12 +87,12 @@ func (o Options) withDefaults() Options {
 
 // Connect starts or reaches the server ep describes and performs the
 // initialize handshake. ctx bounds only the connect; the connection lives
-// until Close. The Upstream returned is a *Conn.
+// until Close. The Conn returned is a *conn.
 //
 // A server that cannot be started, reached or initialized gives
 // *UnavailableError; for a stdio server its Stderr holds the last lines the
 // server wrote.
-func Connect(ctx context.Context, ep manifests.Endpoint, opts Options) (Upstream, error) {
+func Connect(ctx context.Context, ep manifests.Endpoint, opts Options) (Conn, error) {
 	opts = opts.withDefaults()
 	kind, err := transportOf(ep)
 	if err != nil {
@@ -136,7 +136,7 @@ func transportOf(ep manifests.Endpoint) (manifests.Transport, error) {
 
 // handshake starts the client on the connection's own context and runs
 // initialize under ctx. When ctx ends first, abort tears the attempt down.
-func (u *Conn) handshake(ctx context.Context, opts Options, abort func()) error {
+func (u *conn) handshake(ctx context.Context, opts Options, abort func()) error {
 	stop := context.AfterFunc(ctx, abort)
 	u.c.OnNotification(u.onNotification)
 	err := u.c.Start(u.life)
@@ -157,7 +157,7 @@ func (u *Conn) handshake(ctx context.Context, opts Options, abort func()) error 
 }
 
 // connectError explains a failed handshake. Call it before Close.
-func (u *Conn) connectError(ctx context.Context, opts Options, err error) error {
+func (u *conn) connectError(ctx context.Context, opts Options, err error) error {
 	// mcp-go wraps transport failures in a type that only adds a prefix;
 	// anything else (a JSON-RPC error, a bad protocol version) came from a
 	// server that is still running.
@@ -294,7 +294,7 @@ func formDefaults(schema any) (map[string]json.RawMessage, string) {
 		}
 		one, _ := json.Marshal(map[string]any{"type": "object", "properties": map[string]json.RawMessage{name: prop}})
 		value, _ := json.Marshal(map[string]json.RawMessage{name: f.Default})
-		if callargs.Validate(one, value) != nil {
+		if catalog.ValidateArgs(one, value) != nil {
 			continue
 		}
 		content[name] = f.Default
@@ -315,7 +315,7 @@ func formDefaults(schema any) (map[string]json.RawMessage, string) {
 		return nil, "the form has no defaults to answer with, and only a person can accept it"
 	}
 	all, _ := json.Marshal(content)
-	if callargs.Validate(raw, all) != nil {
+	if catalog.ValidateArgs(raw, all) != nil {
 		return nil, "the server's defaults do not satisfy its own form"
 	}
 	return content, ""

@@ -1,4 +1,4 @@
-package mux
+package upstream
 
 import (
 	"context"
@@ -201,7 +201,7 @@ func (p *process) stop() error {
 }
 
 // connectStdio starts the server and initializes it.
-func connectStdio(ctx context.Context, ep manifests.Endpoint, opts Options) (*Conn, error) {
+func connectStdio(ctx context.Context, ep manifests.Endpoint, opts Options) (*conn, error) {
 	p, err := startProcess(ep, opts.Stderr)
 	if err != nil {
 		return nil, &UnavailableError{Server: ep.ID, Err: fmt.Errorf("start %s: %w", ep.Command, err)}
@@ -236,7 +236,7 @@ func connectStdio(ctx context.Context, ep manifests.Endpoint, opts Options) (*Co
 // watchExit turns an unexpected exit of the server into a dead connection:
 // it stops what the server left behind, records why it died, and makes sure
 // calls waiting for an answer learn of it.
-func (u *Conn) watchExit(stdoutEnded <-chan struct{}) {
+func (u *conn) watchExit(stdoutEnded <-chan struct{}) {
 	p := u.proc
 	select {
 	case <-p.exited:

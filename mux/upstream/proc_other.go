@@ -1,6 +1,6 @@
 //go:build !unix
 
-package mux
+package upstream
 
 import (
 	"os"

@@ -1,4 +1,4 @@
-package mux
+package upstream
 
 import (
 	"bytes"
@@ -114,7 +114,7 @@ func (t *roundTripper) closeIdle() { t.base.CloseIdleConnections() }
 // type) a 4xx other than 401/403 on initialize means a legacy server, and
 // the connection falls back to SSE, as the spec's backwards compatibility
 // section describes.
-func connectHTTP(ctx context.Context, ep manifests.Endpoint, opts Options, auto bool) (*Conn, error) {
+func connectHTTP(ctx context.Context, ep manifests.Endpoint, opts Options, auto bool) (*conn, error) {
 	u := newConn(ctx, ep.ID, manifests.TransportHTTP, opts)
 	u.secret = secretsOf(ep)
 	u.rt = newRoundTripper(opts.MaxMessageBytes, nil)
@@ -153,7 +153,7 @@ func connectHTTP(ctx context.Context, ep manifests.Endpoint, opts Options, auto 
 
 // connectSSE connects over the legacy HTTP+SSE transport. fellBackFrom is
 // the status streamable HTTP answered, when this is a fallback.
-func connectSSE(ctx context.Context, ep manifests.Endpoint, opts Options, fellBackFrom int) (*Conn, error) {
+func connectSSE(ctx context.Context, ep manifests.Endpoint, opts Options, fellBackFrom int) (*conn, error) {
 	u := newConn(ctx, ep.ID, manifests.TransportSSE, opts)
 	u.secret = secretsOf(ep)
 	u.rt = newRoundTripper(opts.MaxMessageBytes, func() {
@@ -204,7 +204,7 @@ const replyTimeout = 30 * time.Second
 // onSSEMessage looks at each message of an SSE stream and answers the
 // requests among them. It runs on the transport's read goroutine, so the
 // answer is sent from another.
-func (u *Conn) onSSEMessage(data []byte) {
+func (u *conn) onSSEMessage(data []byte) {
 	var m struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
@@ -219,7 +219,7 @@ func (u *Conn) onSSEMessage(data []byte) {
 // answerSSE answers one request from the server as the mcp-go client does
 // on the other transports: ping, elicitation/create (Elicit), and an error
 // for any other method.
-func (u *Conn) answerSSE(id json.RawMessage, method string, params json.RawMessage) {
+func (u *conn) answerSSE(id json.RawMessage, method string, params json.RawMessage) {
 	ctx, cancel := context.WithTimeout(u.life, replyTimeout)
 	defer cancel()
 	msg := map[string]any{"jsonrpc": mcp.JSONRPC_VERSION, "id": id}
@@ -358,7 +358,7 @@ func (s *sseTap) endLine() {
 
 // httpConnectError explains a failed HTTP handshake by its status when there
 // was one: the bodies of error responses are not repeated.
-func (u *Conn) httpConnectError(ctx context.Context, opts Options, err error, status int) error {
+func (u *conn) httpConnectError(ctx context.Context, opts Options, err error, status int) error {
 	switch {
 	case ctx.Err() != nil:
 	case status == http.StatusUnauthorized:

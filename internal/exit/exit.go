@@ -1,0 +1,67 @@
+// Package exit holds mcp's exit codes and finds the one an error stands for.
+// Typed errors say their own code with an ExitCode method, so the command
+// line asks the error instead of knowing every package's types.
+package exit
+
+import (
+	"context"
+	"errors"
+)
+
+// The exit codes.
+const (
+	OK           = 0
+	ToolError    = 1 // the tool ran and reported an error
+	Usage        = 2 // usage error or refused
+	NotAvailable = 3 // not available in this session
+	Upstream     = 4 // upstream unavailable: start, connect, timeout
+	Config       = 5 // invalid configuration
+)
+
+// Coder is an error that knows its exit code.
+type Coder interface {
+	error
+	ExitCode() int
+}
+
+// Code is the exit code for err. The innermost error of the chain that has
+// a code decides, since a cause says more than what wraps it (a server
+// that is unavailable because no OAuth client is registered is a
+// configuration problem). An error without one is an upstream failure when
+// it is a timeout or a cancellation, and a tool error otherwise.
+func Code(err error) int {
+	if err == nil {
+		return OK
+	}
+	if c, ok := find(err); ok {
+		return c
+	}
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return Upstream
+	}
+	return ToolError
+}
+
+func find(err error) (int, bool) {
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		if inner := u.Unwrap(); inner != nil {
+			if c, ok := find(inner); ok {
+				return c, true
+			}
+		}
+	case interface{ Unwrap() []error }:
+		for _, inner := range u.Unwrap() {
+			if inner == nil {
+				continue
+			}
+			if c, ok := find(inner); ok {
+				return c, true
+			}
+		}
+	}
+	if c, ok := err.(Coder); ok {
+		return c.ExitCode(), true
+	}
+	return 0, false
+}

@@ -1,0 +1,51 @@
+// Package upstream is one connection to one upstream MCP server: a stdio
+// subprocess, streamable HTTP or SSE, through mark3labs/mcp-go clients. The
+// pool that serves a surface over many of them is package mux.
+package upstream
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/mcpsh/mcp/internal/exit"
+
+	"github.com/mcpsh/mcp/catalog"
+)
+
+// Conn is one live connection to one MCP server. It is safe for
+// concurrent use.
+type Conn interface {
+	// ListTools returns every tool the server offers (all pages), with raw schemas.
+	ListTools(ctx context.Context) ([]catalog.Tool, error)
+	// CallTool calls one tool. args is a JSON object (nil means {}). Cancelling
+	// ctx cancels the upstream request.
+	CallTool(ctx context.Context, name string, args json.RawMessage) (*catalog.Result, error)
+	// OnToolsChanged registers f to run after the server says its tool
+	// list changed; bursts are coalesced and f may call ListTools.
+	OnToolsChanged(f func())
+	// Done is closed once the connection can no longer be used.
+	Done() <-chan struct{}
+	// PID is a stdio server's process id, 0 for the other transports.
+	PID() int
+	// Close ends the connection; for stdio it stops the whole process group.
+	Close() error
+}
+
+// UnavailableError says a server could not be reached: it failed to start,
+// to connect, to initialize, or a request timed out or the connection broke.
+type UnavailableError struct {
+	Server string
+	Err    error
+	// Stderr holds the last lines a stdio server wrote to stderr, when it
+	// failed to start or initialize or exited; empty otherwise.
+	Stderr string
+}
+
+func (e *UnavailableError) ExitCode() int { return exit.Upstream }
+
+func (e *UnavailableError) Error() string {
+	return fmt.Sprintf("server %s is unavailable: %v", e.Server, e.Err)
+}
+
+func (e *UnavailableError) Unwrap() error { return e.Err }
