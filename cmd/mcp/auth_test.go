@@ -16,6 +16,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/mcpsh/mcp/auth/authtest"
+	"github.com/mcpsh/mcp/internal/exit"
 )
 
 // authServers holds the test authorization server of each script.
@@ -163,8 +164,8 @@ func TestAuth_NothingLeaks(t *testing.T) {
 	id := strings.TrimPrefix(strings.TrimSpace(stdout.String()), "export MCP_SESSION=")
 	t.Setenv(sessionEnv, id)
 	stderr.Reset()
-	if code := Main([]string{"call", "notes.whoami"}, strings.NewReader(""), &bytes.Buffer{}, &stderr); code != exitUpstream {
-		t.Errorf("call in a session without a login: exit %d, want %d", code, exitUpstream)
+	if code := Main([]string{"call", "notes.whoami"}, strings.NewReader(""), &bytes.Buffer{}, &stderr); code != exit.Upstream {
+		t.Errorf("call in a session without a login: exit %d, want %d", code, exit.Upstream)
 	}
 	want := "mcp: error: server notes needs a login (no stored login): run `mcp auth login notes` outside the session\n"
 	if stderr.String() != want {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/exit"
 	"github.com/mcpsh/mcp/mux"
 )
 
@@ -24,6 +25,7 @@ type callCmd struct {
 type toolError struct{ target string }
 
 func (e *toolError) Error() string { return e.target + " reported an error" }
+func (e *toolError) ExitCode() int { return exit.ToolError }
 
 func (c *callCmd) Run(a *app) error {
 	server, tool := splitTarget(c.Target)
@@ -72,6 +74,10 @@ type invalidArgs struct {
 
 func (e *invalidArgs) Error() string { return e.err.Error() }
 func (e *invalidArgs) Unwrap() error { return e.err }
+func (e *invalidArgs) ExitCode() int { return exit.Usage }
+func (e *invalidArgs) advice() string {
+	return "the tool's signature is " + e.signature + "; `mcp list " + strings.SplitN(e.signature, "(", 2)[0] + " --schema` shows the schema"
+}
 
 // base reads --args: inline JSON, @FILE, or - for stdin.
 func (c *callCmd) base(stdin io.Reader) (json.RawMessage, error) {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/exit"
 	"github.com/mcpsh/mcp/manifests"
 )
 
@@ -17,6 +18,8 @@ type checkCmd struct{}
 
 // invalidConfig says `mcp check` found problems, already printed: exit 5.
 type invalidConfig struct{ n int }
+
+func (e *invalidConfig) ExitCode() int { return exit.Config }
 
 func (e *invalidConfig) Error() string {
 	return fmt.Sprintf("%d %s in the configuration", e.n, plural(e.n, "problem", "problems"))

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/mcpsh/mcp/internal/exit"
 )
 
 const sessionEnv = "MCP_SESSION"
@@ -116,7 +118,9 @@ func (a *app) run(args []string) (err error) {
 // usageError is a malformed command line: exit 2.
 type usageError struct{ msg, hint string }
 
-func (e *usageError) Error() string { return e.msg }
+func (e *usageError) Error() string  { return e.msg }
+func (e *usageError) ExitCode() int  { return exit.Usage }
+func (e *usageError) advice() string { return e.hint }
 
 // byteSize is a flag value like 50KB, 2MB or 1024.
 type byteSize int64

@@ -21,6 +21,7 @@ import (
 
 	"github.com/mcpsh/mcp/auth"
 	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/exit"
 	"github.com/mcpsh/mcp/internal/session"
 	"github.com/mcpsh/mcp/manifests"
 	"github.com/mcpsh/mcp/mux"
@@ -61,18 +62,18 @@ func runDaemon(stderr io.Writer) int {
 	if !inSession {
 		if err := json.Unmarshal([]byte(os.Getenv(specEnv)), &spec); err != nil || spec.Root == "" {
 			mux.Ready(errors.New("no configuration to serve"), false)
-			return exitUsage
+			return exit.Usage
 		}
 	}
 	socket, err := socketFor(sessionID, inSession, spec)
 	if err != nil {
 		mux.Ready(err, false)
-		return exitUpstream
+		return exit.Upstream
 	}
 	ln, release, err := mux.Listen(socket)
 	if err != nil {
 		mux.Ready(err, false)
-		return exitUpstream
+		return exit.Upstream
 	}
 	defer release()
 	label := "recipe " + spec.Root
@@ -111,7 +112,7 @@ func runDaemon(stderr io.Writer) int {
 	if err != nil {
 		ln.Close()
 		mux.Ready(err, true)
-		return exitConfig
+		return exit.Config
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -122,7 +123,7 @@ func runDaemon(stderr io.Writer) int {
 		log.Warn("closing upstream connections", "err", err)
 	}
 	log.Info("multiplexer stopped")
-	return exitOK
+	return exit.OK
 }
 
 func envDuration(name string, def time.Duration) time.Duration {

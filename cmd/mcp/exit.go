@@ -8,22 +8,12 @@ import (
 	"strings"
 
 	"github.com/mcpsh/mcp/auth"
-	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/exit"
 	"github.com/mcpsh/mcp/internal/script"
 	"github.com/mcpsh/mcp/internal/session"
 	"github.com/mcpsh/mcp/manifests"
 	"github.com/mcpsh/mcp/mux"
 	"github.com/mcpsh/mcp/mux/upstream"
-)
-
-// Exit codes, as DESIGN.md §3 lists them.
-const (
-	exitOK          = 0
-	exitToolError   = 1 // the tool ran and reported an error
-	exitUsage       = 2 // usage error or refused
-	exitUnavailable = 3 // not available in this session
-	exitUpstream    = 4 // upstream unavailable: start, connect, timeout
-	exitConfig      = 5 // invalid configuration
 )
 
 // alreadyReported wraps an error whose details were printed already; only
@@ -36,9 +26,8 @@ func (e *alreadyReported) Unwrap() error { return e.err }
 // report prints err in mcp's voice and returns the exit code.
 func report(w io.Writer, err error) int {
 	if err == nil {
-		return exitOK
+		return exit.OK
 	}
-	code, hint := classify(err)
 	var done *alreadyReported
 	var tool *toolError
 	var bad *invalidConfig
@@ -69,82 +58,51 @@ func report(w io.Writer, err error) int {
 			fmt.Fprintf(w, "  | %s\n", line)
 		}
 	}
-	if hint != "" {
-		fmt.Fprintf(w, "mcp: hint: %s\n", hint)
+	if h := hint(err); h != "" {
+		fmt.Fprintf(w, "mcp: hint: %s\n", h)
 	}
-	return code
+	return exit.Code(err)
 }
 
-// classify maps an error to its exit code and, where useful, a hint.
-func classify(err error) (int, string) {
+// hint is the advice, if any, that goes with err: a command to run or a
+// setting to change. The exit code says what kind of failure it is.
+func hint(err error) string {
+	var own interface{ advice() string }
+	if errors.As(err, &own) {
+		return own.advice()
+	}
 	var (
-		refused   *refusal
-		usage     *usageError
-		argUsage  *catalog.ArgError
-		invalid   *invalidArgs
-		notAvail  *catalog.NotAvailableError
-		tool      *toolError
-		unavail   *upstream.UnavailableError
+		noSession *session.NotFoundError
 		noEP      *mux.NoEndpointError
 		missing   *manifests.MissingVarError
-		cfgErrs   manifests.Errors
-		cfgErr    *manifests.Error
-		badConfig *invalidConfig
-		noSession *session.NotFoundError
-		jsNotAv   *script.NotAvailableError
-		jsTool    *script.ToolError
-		jsLimit   *script.LimitError
-		jsProgram *script.ProgramError
-		rpc       *upstream.RPCError
-		login     *auth.LoginRequiredError
 		noClient  *auth.NoClientError
-		noOAuth   *auth.NoOAuthError
+		jsLimit   *script.LimitError
 	)
-	switch {
-	case errors.As(err, &refused):
-		return exitUsage, "ask whoever started the session for a session with the capability you need"
-	case errors.As(err, &usage):
-		return exitUsage, usage.hint
-	case errors.As(err, &invalid):
-		return exitUsage, "the tool's signature is " + invalid.signature + "; `mcp list " + strings.SplitN(invalid.signature, "(", 2)[0] + " --schema` shows the schema"
-	case errors.As(err, &argUsage):
-		return exitUsage, ""
-	case errors.As(err, &noSession):
-		return exitUsage, "`mcp session list`, outside any session, shows the running ones; `mcp session start` starts one"
-	case errors.As(err, &notAvail), errors.As(err, &jsNotAv):
-		return exitUnavailable, "`mcp search WORDS` and `mcp list` show what this session can use"
-	case errors.As(err, &tool), errors.As(err, &jsTool), errors.As(err, &rpc):
-		return exitToolError, ""
-	case errors.As(err, &noEP):
-		return exitConfig, "say where it lives in a manifest named by package.json, or in .pi/mcp.local.json"
-	case errors.As(err, &missing):
-		return exitConfig, "export the variable, or give a default with ${VAR:-default}"
-	case errors.As(err, &cfgErrs), errors.As(err, &cfgErr), errors.As(err, &badConfig):
-		return exitConfig, ""
-	case errors.As(err, &login):
-		return exitUpstream, ""
-	case errors.As(err, &noClient):
-		return exitConfig, "register a client with the authorization server and set oauth.clientId (and clientSecret) for " + noClient.Server + " in .pi/mcp.local.json"
-	case errors.As(err, &noOAuth):
-		return exitUsage, ""
-	case errors.As(err, &unavail):
-		if errors.Is(err, context.DeadlineExceeded) {
-			return exitUpstream, "raise --timeout if the tool needs longer"
+	switch exit.Code(err) {
+	case exit.Usage:
+		if errors.As(err, &noSession) {
+			return "`mcp session list`, outside any session, shows the running ones; `mcp session start` starts one"
 		}
-		return exitUpstream, ""
-	case errors.Is(err, context.DeadlineExceeded):
-		return exitUpstream, "raise --timeout if the tool needs longer"
-	case errors.As(err, &jsLimit):
-		if jsLimit.Kind == "timeout" {
-			return exitUpstream, "raise --timeout if the program needs longer"
+	case exit.NotAvailable:
+		return "`mcp search WORDS` and `mcp list` show what this session can use"
+	case exit.Config:
+		switch {
+		case errors.As(err, &noEP):
+			return "say where it lives in a manifest named by package.json, or in .pi/mcp.local.json"
+		case errors.As(err, &missing):
+			return "export the variable, or give a default with ${VAR:-default}"
+		case errors.As(err, &noClient):
+			return "register a client with the authorization server and set oauth.clientId (and clientSecret) for " + noClient.Server + " in .pi/mcp.local.json"
 		}
-		return exitUsage, ""
-	case errors.As(err, &jsProgram):
-		return exitUsage, ""
-	case errors.Is(err, context.Canceled):
-		return exitUpstream, ""
+	case exit.Upstream:
+		switch {
+		case errors.As(err, &jsLimit) && jsLimit.Kind == "timeout":
+			return "raise --timeout if the program needs longer"
+		case errors.Is(err, context.DeadlineExceeded):
+			return "raise --timeout if the tool needs longer"
+		}
 	}
-	return exitToolError, ""
+	return ""
 }
 
 // oneLine keeps an error message on one line.

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpsh/mcp/internal/exit"
 	"github.com/mcpsh/mcp/mux"
 )
 
@@ -58,7 +59,7 @@ func TestMuxUpstreamFaults(t *testing.T) {
 	}
 
 	// The server crashes in the middle of a call: its stderr is shown.
-	r := m.expect(exitUpstream, "mcp: error: server fake is unavailable", "call", "fake.crash")
+	r := m.expect(exit.Upstream, "mcp: error: server fake is unavailable", "call", "fake.crash")
 	if !strings.Contains(r.stderr, "fake: crashing on purpose") {
 		t.Errorf("the crashed server's stderr is not shown:\n%s", r.stderr)
 	}
@@ -66,7 +67,7 @@ func TestMuxUpstreamFaults(t *testing.T) {
 
 	// A hung tool hits --timeout; the request is cancelled upstream.
 	start := time.Now()
-	m.expect(exitUpstream, "raise --timeout", "call", "fake.sleep", "ms=30000", "--timeout", "500ms")
+	m.expect(exit.Upstream, "raise --timeout", "call", "fake.sleep", "ms=30000", "--timeout", "500ms")
 	// Not a speed check: a call the timeout did not end would wait the
 	// 30 s the tool sleeps.
 	if d := time.Since(start); d > 25*time.Second {
@@ -96,7 +97,7 @@ func TestMuxServerStartFaults(t *testing.T) {
 		t.Errorf("a server with logs on stdout: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 	r = m.run([]string{"FAKE_EXIT_AT_START=1"}, "call", "other.echo", "message=hi")
-	if r.code != exitUpstream || !strings.Contains(r.stderr, "fake: cannot open database: permission denied") {
+	if r.code != exit.Upstream || !strings.Contains(r.stderr, "fake: cannot open database: permission denied") {
 		t.Errorf("a server that exits at start: exit %d, stderr %q", r.code, r.stderr)
 	}
 	if r := m.run(nil, "call", "other.echo", "message=again"); r.code != 0 || r.stdout != "again\n" {
@@ -186,10 +187,10 @@ func TestMuxSessions(t *testing.T) {
 	if r := m.run(in(narrow), "call", "fake.echo", "message=hi"); r.code != 0 || r.stdout != "hi\n" {
 		t.Fatalf("narrow: echo: exit %d, %q %q", r.code, r.stdout, r.stderr)
 	}
-	if r := m.run(in(narrow), "call", "fake.getenv", "name=HOME"); r.code != exitUnavailable {
+	if r := m.run(in(narrow), "call", "fake.getenv", "name=HOME"); r.code != exit.NotAvailable {
 		t.Errorf("narrow reached sleeper's fake.getenv: exit %d, %q", r.code, r.stderr)
 	}
-	if r := m.run(in(sleeper), "call", "fake.echo", "message=hi"); r.code != exitUnavailable {
+	if r := m.run(in(sleeper), "call", "fake.echo", "message=hi"); r.code != exit.NotAvailable {
 		t.Errorf("sleeper reached narrow's fake.echo: exit %d, %q", r.code, r.stderr)
 	}
 	if r := m.run(in(sleeper), "list", "fake"); r.code != 0 || strings.Contains(r.stdout, "echo") || !strings.Contains(r.stdout, "getenv") {
@@ -227,8 +228,8 @@ func TestMuxSessions(t *testing.T) {
 	if r := m.run(in(sleeper), "call", "fake.getenv", "name=FAKE_EVENTS"); r.code != 0 {
 		t.Errorf("the other session after a stop: exit %d, %q", r.code, r.stderr)
 	}
-	if r := m.run(in(narrow), "list"); r.code != exitUsage {
-		t.Errorf("a stopped session: exit %d, want %d (%q)", r.code, exitUsage, r.stderr)
+	if r := m.run(in(narrow), "list"); r.code != exit.Usage {
+		t.Errorf("a stopped session: exit %d, want %d (%q)", r.code, exit.Usage, r.stderr)
 	}
 	if r := m.run(nil, "session", "stop", sleeper); r.code != 0 {
 		t.Errorf("session stop: exit %d, %q", r.code, r.stderr)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpsh/mcp/internal/exit"
 	"github.com/mcpsh/mcp/internal/testenv"
 	"github.com/mcpsh/mcp/mux"
 )
@@ -20,7 +21,7 @@ import (
 func TestMuxReloadsOnHost(t *testing.T) {
 	m := newMuxEnv(t)
 	m.must("--agent", "narrow", "call", "fake.echo", "message=hi")
-	m.expect(exitUnavailable, "fake.getenv is not available", "--agent", "narrow", "call", "fake.getenv", "name=HOME")
+	m.expect(exit.NotAvailable, "fake.getenv is not available", "--agent", "narrow", "call", "fake.getenv", "name=HOME")
 	sock := m.socket("narrow")
 	before := m.status(sock)
 	server := m.serverPID(sock, "fake")
@@ -45,7 +46,7 @@ func TestMuxReloadsOnHost(t *testing.T) {
 	good, _ := os.ReadFile(filepath.Join(m.root, "mcp.json"))
 	writeFile(t, filepath.Join(m.root, "mcp.json"), "{ not json")
 	if !eventually(10*time.Second, func() bool {
-		return m.run(nil, "--agent", "narrow", "call", "fake.echo", "message=x").code == exitConfig
+		return m.run(nil, "--agent", "narrow", "call", "fake.echo", "message=x").code == exit.Config
 	}) {
 		t.Fatal("a broken manifest was not reported")
 	}
@@ -92,7 +93,7 @@ func TestMuxReloadsInSession(t *testing.T) {
 	if got := token(); got != "second" {
 		t.Errorf("after rotating the credential the server sees %q, want second", got)
 	}
-	if r := m.run(in, "call", "fake.echo", "message=hi"); r.code != exitUnavailable {
+	if r := m.run(in, "call", "fake.echo", "message=hi"); r.code != exit.NotAvailable {
 		t.Errorf("an agent file edited during the session widened it: exit %d, %q", r.code, r.stdout)
 	}
 	m.run(nil, "session", "stop", id)
@@ -251,8 +252,8 @@ func TestMuxDaemonCommand(t *testing.T) {
 	if !mux.Running(sock) {
 		t.Error("stop --all ended a session's multiplexer")
 	}
-	if r := m.run([]string{"MCP_SESSION=" + id}, "daemon", "status"); r.code != exitUsage {
-		t.Errorf("daemon in a session: exit %d, want %d", r.code, exitUsage)
+	if r := m.run([]string{"MCP_SESSION=" + id}, "daemon", "status"); r.code != exit.Usage {
+		t.Errorf("daemon in a session: exit %d, want %d", r.code, exit.Usage)
 	}
 	m.run(nil, "session", "stop", id)
 }

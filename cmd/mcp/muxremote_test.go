@@ -16,6 +16,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcpsh/mcp/internal/exit"
 	"github.com/mcpsh/mcp/internal/testenv"
 )
 
@@ -80,7 +81,7 @@ func TestMuxRemoteFaults(t *testing.T) {
 	  {"id": "events", "tools": {"include": ["echo"]}},
 	  {"id": "broken", "tools": {"include": ["echo"]}}]}}}`)
 
-	r := m.expect(exitUpstream, "mcp: error: server broken is unavailable", "call", "broken.echo", "message=x")
+	r := m.expect(exit.Upstream, "mcp: error: server broken is unavailable", "call", "broken.echo", "message=x")
 	if !strings.Contains(r.stderr, "500") || strings.Count(strings.TrimSpace(r.stderr), "\n") > 1 {
 		t.Errorf("a 500 should give one line naming the status:\n%s", r.stderr)
 	}
@@ -98,7 +99,7 @@ func TestMuxRemoteFaults(t *testing.T) {
 	// client notices); it must cost no more than that, with a clear error.
 	r = m.run(nil, "call", "events.echo", "message=two")
 	if r.code != 0 {
-		if r.code != exitUpstream || !strings.Contains(r.stderr, "server events is unavailable") {
+		if r.code != exit.Upstream || !strings.Contains(r.stderr, "server events is unavailable") {
 			t.Fatalf("after the drop: exit %d, stderr %q", r.code, r.stderr)
 		}
 		t.Logf("the first call after the drop failed: %s", strings.TrimSpace(r.stderr))

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"strings"
+
+	"github.com/mcpsh/mcp/internal/exit"
 )
 
 // A session has these verbs and nothing else.
@@ -21,6 +23,11 @@ var authVerbs = map[string]bool{"auth": true, "login": true, "logout": true}
 
 // refusal is a request a session may not make.
 type refusal struct{ what, why string }
+
+func (r *refusal) ExitCode() int { return exit.Usage }
+func (r *refusal) advice() string {
+	return "ask whoever started the session for a session with the capability you need"
+}
 
 func (r *refusal) Error() string {
 	return fmt.Sprintf("%s: %s are not available in a session: the session's surface is fixed when it starts", r.what, r.why)

@@ -16,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcpsh/mcp/internal/exit"
 	"github.com/mcpsh/mcp/internal/testenv"
 	"github.com/mcpsh/mcp/internal/toolsmode"
 )
@@ -94,20 +95,20 @@ func TestServe_Usage(t *testing.T) {
 		code   int
 		stderr []string // lines, in order; a line ending in "…" is a prefix
 	}{
-		{"no agent", env, []string{"--recipe", recipe, "serve"}, exitUsage, []string{
+		{"no agent", env, []string{"--recipe", recipe, "serve"}, exit.Usage, []string{
 			"mcp: error: mcp serve needs --agent NAME: it serves one agent's tools",
 			"mcp: hint: `mcp check` prints each agent's surface and mode",
 		}},
-		{"cli agent", env, []string{"--recipe", recipe, "--agent", "shell", "serve"}, exitUsage, []string{
+		{"cli agent", env, []string{"--recipe", recipe, "--agent", "shell", "serve"}, exit.Usage, []string{
 			"mcp: error: agent shell is in cli mode; mcp serve is for tools mode",
 			"mcp: hint: give the agent `mode: tools` in its mcp block, or run it in cli mode with `mcp session start --agent shell`",
 		}},
-		{"in a session", append(slices.Clip(env), sessionEnv+"=0123456789abcdef0123"), []string{"serve", "--agent", "tooler"}, exitUsage, []string{
+		{"in a session", append(slices.Clip(env), sessionEnv+"=0123456789abcdef0123"), []string{"serve", "--agent", "tooler"}, exit.Usage, []string{
 			"mcp: error: mcp serve: administrative commands (a session has search, list, call and run) are not available in a session: the session's surface is fixed when it starts",
 			"mcp: hint: ask whoever started the session for a session with the capability you need",
 		}},
 		// A required server that cannot be bound fails the launch.
-		{"required server down", append(slices.Clip(env), "NODE=/nonexistent/node"), []string{"--recipe", recipe, "--agent", "tooler", "serve"}, exitUpstream, []string{
+		{"required server down", append(slices.Clip(env), "NODE=/nonexistent/node"), []string{"--recipe", recipe, "--agent", "tooler", "serve"}, exit.Upstream, []string{
 			"mcp: error: session not started: required server everything: server everything is unavailable: …",
 		}},
 	}
