@@ -35,6 +35,9 @@ func argProps(schema json.RawMessage) map[string]propSchema {
 type InvalidArgsError struct {
 	Missing  []string // required arguments not given
 	Problems []string // other violations, one line each
+	// Signature is the tool's, as SERVER.TOOL(...), when the caller knows
+	// the tool.
+	Signature string `json:",omitempty"`
 }
 
 func (e *InvalidArgsError) Error() string {
@@ -97,7 +100,7 @@ func validateArgs(schema, args json.RawMessage, compile func(json.RawMessage) (*
 	}
 	var given map[string]json.RawMessage
 	if err := json.Unmarshal(args, &given); err != nil {
-		return &ArgError{Msg: "arguments must be a JSON object"}
+		return &InvalidArgsError{Problems: []string{"arguments must be a JSON object"}}
 	}
 	var missing []string
 	for _, p := range Params(schema) {
@@ -114,7 +117,7 @@ func validateArgs(schema, args json.RawMessage, compile func(json.RawMessage) (*
 	}
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
 	if err != nil {
-		return &ArgError{Msg: "arguments are not valid JSON"}
+		return &InvalidArgsError{Problems: []string{"arguments are not valid JSON"}}
 	}
 	var ve *jsonschema.ValidationError
 	if err := sch.Validate(inst); errors.As(err, &ve) {

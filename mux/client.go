@@ -6,19 +6,29 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"time"
 
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/mux/upstream"
+	"github.com/mcpsh/mcp/search"
 )
 
 // Client talks to a running multiplexer over its unix socket. Each request
 // has a connection of its own, so requests run concurrently and closing a
-// connection cancels its request upstream.
+// connection cancels its request upstream. A request is one exchange:
+// there is no greeting.
 type Client struct {
-	socket     string
-	hello      *hello
+	socket string
+	// pending is the connection Ensure made, which the first request uses.
+	pending net.Conn
+
+	// env, outside a session, is this process's environment stamp; a
+	// multiplexer with another answers Stale, and restart replaces it.
+	env     string
+	restart func(ctx context.Context) (*Client, error)
+
 	connecting func(server string) (done func())
+	warn       func(string)
+	warned     bool
 }
 
 var _ Backend = (*Client)(nil)
@@ -26,33 +36,42 @@ var _ Backend = (*Client)(nil)
 // ErrNoDaemon says no multiplexer listens on the socket.
 var ErrNoDaemon = errors.New("no multiplexer is running")
 
-// Dial connects to the multiplexer on socket and greets it.
+// Dial connects to the multiplexer on socket.
 func Dial(ctx context.Context, socket string) (*Client, error) {
-	c := &Client{socket: socket}
-	var r response
-	if err := c.do(ctx, &request{Op: "hello"}, &r); err != nil {
+	conn, err := dialSocket(ctx, socket)
+	if err != nil {
 		return nil, err
 	}
-	if r.Hello == nil || r.Hello.Version != wireVersion || r.Hello.Surface == nil {
-		return nil, fmt.Errorf("the multiplexer on %s speaks another protocol", socket)
-	}
-	c.hello = r.Hello
-	return c, nil
+	return &Client{socket: socket, pending: conn}, nil
 }
 
-// OnConnecting makes the client call f when the multiplexer says a request
-// waits for a server to be started or reached.
-func (c *Client) OnConnecting(f func(server string) (done func())) { c.connecting = f }
+func dialSocket(ctx context.Context, socket string) (net.Conn, error) {
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "unix", socket)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("%w: %v", ErrNoDaemon, err)
+	}
+	return conn, nil
+}
 
-// Warnings are what the multiplexer noticed while reading the configuration.
-func (c *Client) Warnings() []string { return c.hello.Warnings }
-
-// SameEnv says whether the multiplexer runs in this process's environment
-// (ignore as for DaemonOptions.IgnoreEnv).
-func (c *Client) SameEnv(ignore ...string) bool { return c.hello.Env.Matches(ignore...) }
-
-// Surface implements Backend.
-func (c *Client) Surface() *catalog.Surface { return c.hello.Surface }
+// Catalog implements Backend.
+func (c *Client) Catalog(ctx context.Context, known bool) (*Catalog, error) {
+	var r response
+	if err := c.do(ctx, &request{Op: "catalog", Known: known}, &r); err != nil {
+		return nil, err
+	}
+	if r.Catalog == nil || r.Catalog.Surface == nil {
+		return nil, &transportError{err: errors.New("no catalog in the answer")}
+	}
+	out := &Catalog{Surface: r.Catalog.Surface}
+	for _, s := range r.Catalog.Servers {
+		out.Servers = append(out.Servers, ServerTools{ID: s.ID, Tools: s.Tools, Err: decodeError(s.Error)})
+	}
+	return out, nil
+}
 
 // Tools implements Backend.
 func (c *Client) Tools(ctx context.Context, server string) ([]catalog.Tool, error) {
@@ -91,33 +110,44 @@ func (c *Client) Call(ctx context.Context, server, tool string, args json.RawMes
 	if err := c.do(ctx, &request{Op: "call", Server: server, Tool: tool, Args: args}, &r); err != nil {
 		return nil, c.upstreamErr(server, err)
 	}
-	res, err := catalog.ParseResult(r.Result)
+	return c.result(r.Result)
+}
+
+// Invoke implements Backend.
+func (c *Client) Invoke(ctx context.Context, server, tool string, args Args) (*Invoked, error) {
+	var r response
+	if err := c.do(ctx, &request{Op: "invoke", Server: server, Tool: tool, Input: &args}, &r); err != nil {
+		return nil, c.upstreamErr(server, err)
+	}
+	if r.Tool == nil {
+		return nil, &transportError{err: errors.New("no tool in the answer")}
+	}
+	res, err := c.result(r.Result)
+	if err != nil {
+		return nil, err
+	}
+	return &Invoked{Server: r.Tool.Server, Tool: r.Tool.Name, Result: res}, nil
+}
+
+func (c *Client) result(raw json.RawMessage) (*catalog.Result, error) {
+	res, err := catalog.ParseResult(raw)
 	if err != nil {
 		return nil, &transportError{err: err}
 	}
 	return res, nil
 }
 
-// Cached implements Backend.
-func (c *Client) Cached(server string) ([]catalog.Tool, bool) {
+// Search implements Backend.
+func (c *Client) Search(ctx context.Context, req search.Request) (*search.Answer, error) {
 	var r response
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := c.do(ctx, &request{Op: "cached", Server: server}, &r); err != nil {
-		return nil, false
+	if err := c.do(ctx, &request{Op: "search", Search: &req}, &r); err != nil {
+		return nil, err
 	}
-	return r.Tools, r.Found
-}
-
-// EndpointKey implements Backend.
-func (c *Client) EndpointKey(server string) (string, bool) {
-	var r response
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := c.do(ctx, &request{Op: "endpoint-key", Server: server}, &r); err != nil {
-		return "", false
+	ans := &search.Answer{Tools: r.Tools}
+	for _, s := range r.Skipped {
+		ans.Skipped = append(ans.Skipped, search.Skip{Server: s.ID, Err: decodeError(s.Error)})
 	}
-	return r.Key, r.Found
+	return ans, nil
 }
 
 // Status asks the multiplexer about itself and its connections.
@@ -129,8 +159,8 @@ func (c *Client) Status(ctx context.Context) (*DaemonStatus, error) {
 	return r.Status, nil
 }
 
-// StatusOf asks the multiplexer on socket about itself, without greeting
-// it (a multiplexer whose configuration is broken still answers).
+// StatusOf asks the multiplexer on socket about itself (a multiplexer
+// whose configuration is broken still answers).
 func StatusOf(ctx context.Context, socket string) (*DaemonStatus, error) {
 	c := &Client{socket: socket}
 	return c.Status(ctx)
@@ -142,7 +172,13 @@ func (c *Client) Stop(ctx context.Context) error {
 }
 
 // Close implements Backend; the multiplexer keeps running.
-func (c *Client) Close() error { return nil }
+func (c *Client) Close() error {
+	if c.pending != nil {
+		c.pending.Close()
+		c.pending = nil
+	}
+	return nil
+}
 
 // upstreamErr turns a failure to reach the multiplexer into the error a
 // caller expects of a server: unavailable, naming the server.
@@ -163,56 +199,3 @@ type transportError struct{ err error }
 
 func (e *transportError) Error() string { return "multiplexer: " + e.err.Error() }
 func (e *transportError) Unwrap() error { return e.err }
-
-// do sends one request and decodes the final response into r. A wire
-// error in the response comes back as the typed error it stands for.
-func (c *Client) do(ctx context.Context, req *request, r *response) error {
-	var d net.Dialer
-	conn, err := d.DialContext(ctx, "unix", c.socket)
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return fmt.Errorf("%w: %v", ErrNoDaemon, err)
-	}
-	defer conn.Close()
-	// Closing the connection is how a request is cancelled.
-	stop := context.AfterFunc(ctx, func() { conn.Close() })
-	defer stop()
-	if err := json.NewEncoder(conn).Encode(req); err != nil {
-		return c.ctxOr(ctx, err)
-	}
-	dec := json.NewDecoder(conn)
-	waiting := map[string]func(){}
-	defer func() {
-		for _, done := range waiting {
-			done()
-		}
-	}()
-	for {
-		*r = response{}
-		if err := dec.Decode(r); err != nil {
-			return c.ctxOr(ctx, err)
-		}
-		switch {
-		case r.Connecting != "":
-			if c.connecting != nil && waiting[r.Connecting] == nil {
-				waiting[r.Connecting] = c.connecting(r.Connecting)
-			}
-		case r.Connected != "":
-			if done := waiting[r.Connected]; done != nil {
-				done()
-				delete(waiting, r.Connected)
-			}
-		default:
-			return decodeError(r.Error)
-		}
-	}
-}
-
-func (c *Client) ctxOr(ctx context.Context, err error) error {
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	return &transportError{err: err}
-}

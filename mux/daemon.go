@@ -297,51 +297,101 @@ func (d *Daemon) serve(ctx context.Context, req *request) *response {
 	d.mu.Lock()
 	cfg, loadErr := d.cfg, d.loadErr
 	d.mu.Unlock()
-	switch req.Op {
-	case "status":
+	switch {
+	case req.Op == "status":
 		return &response{Status: d.status()}
-	case "stop":
+	case req.Op == "stop":
 		d.Stop()
 		return &response{}
-	}
-	if loadErr != nil {
-		return &response{Error: encodeError(loadErr)}
-	}
-	switch req.Op {
-	case "hello":
-		return &response{Hello: &hello{Version: wireVersion, Surface: cfg.Surface, Warnings: cfg.Warnings, Env: d.env}}
-	case "tools":
-		tools, err := d.eng.Tools(ctx, req.Server)
-		if err != nil {
-			return &response{Error: encodeError(err)}
+	case req.V != wireVersion:
+		return &response{Version: wireVersion}
+	case req.Env != "" && req.Env != d.env.Digest:
+		return &response{Stale: true}
+	case loadErr != nil:
+		// A broken edit is reported until it is fixed, and a fix counts
+		// at once, not only after the watcher's debounce.
+		fixed := d.reload()
+		if fixed == nil {
+			d.mu.Lock()
+			loadErr = d.loadErr
+			d.mu.Unlock()
+			return &response{Error: encodeError(loadErr)}
 		}
-		return &response{Tools: tools}
-	case "bind":
-		tools, err := d.eng.Bind(ctx, req.Server)
+		cfg = fixed
+	}
+	r := d.answer(ctx, req)
+	r.Warnings = cfg.Warnings
+	return r
+}
+
+// answer serves one request of the verbs.
+func (d *Daemon) answer(ctx context.Context, req *request) *response {
+	fail := func(err error) *response { return &response{Error: encodeError(err)} }
+	switch req.Op {
+	case "catalog":
+		c, err := d.eng.Catalog(ctx, req.Known)
 		if err != nil {
-			return &response{Error: encodeError(err)}
+			return fail(err)
+		}
+		w := &wireCatalog{Surface: c.Surface, Servers: []wireServer{}}
+		for _, s := range c.Servers {
+			w.Servers = append(w.Servers, wireServer{ID: s.ID, Tools: s.Tools, Error: encodeError(s.Err)})
+		}
+		return &response{Catalog: w}
+	case "tools", "bind":
+		list := d.eng.Tools
+		if req.Op == "bind" {
+			list = d.eng.Bind
+		}
+		tools, err := list(ctx, req.Server)
+		if err != nil {
+			return fail(err)
 		}
 		return &response{Tools: tools}
 	case "tool":
 		t, err := d.eng.Tool(ctx, req.Server, req.Tool)
 		if err != nil {
-			return &response{Error: encodeError(err)}
+			return fail(err)
 		}
 		return &response{Tool: &t}
 	case "call":
 		res, err := d.eng.Call(ctx, req.Server, req.Tool, req.Args)
 		if err != nil {
-			return &response{Error: encodeError(err)}
+			return fail(err)
 		}
 		return &response{Result: res.Raw}
-	case "cached":
-		tools, ok := d.eng.Cached(req.Server)
-		return &response{Tools: tools, Found: ok}
-	case "endpoint-key":
-		key, ok := d.eng.EndpointKey(req.Server)
-		return &response{Key: key, Found: ok}
+	case "invoke":
+		return d.invoke(ctx, req)
+	case "search":
+		return d.search(ctx, req)
 	}
-	return &response{Error: encodeError(errors.New("unknown request " + req.Op))}
+	return fail(errors.New("unknown request " + req.Op))
+}
+
+func (d *Daemon) invoke(ctx context.Context, req *request) *response {
+	if req.Input == nil {
+		req.Input = &Args{}
+	}
+	out, err := d.eng.Invoke(ctx, req.Server, req.Tool, *req.Input)
+	if err != nil {
+		return &response{Error: encodeError(err)}
+	}
+	return &response{Tool: &catalog.Tool{Server: out.Server, Name: out.Tool}, Result: out.Result.Raw}
+}
+
+func (d *Daemon) search(ctx context.Context, req *request) *response {
+	if req.Search == nil {
+		return &response{Error: encodeError(errors.New("search without a query"))}
+	}
+	ans, err := d.eng.Search(ctx, *req.Search)
+	if err != nil {
+		return &response{Error: encodeError(err)}
+	}
+	r := &response{Tools: ans.Tools}
+	for _, s := range ans.Skipped {
+		r.Skipped = append(r.Skipped, wireServer{ID: s.Server, Error: encodeError(s.Err)})
+	}
+	return r
 }
 
 func (d *Daemon) status() *DaemonStatus {

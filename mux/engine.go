@@ -2,9 +2,9 @@ package mux
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -27,21 +27,6 @@ func (e *NoEndpointError) Error() string {
 	return fmt.Sprintf("server %s has no endpoint: no manifest or local binding says where it lives", e.Server)
 }
 
-// Backend is what the verbs use: an Engine in this process, or a Client of
-// a multiplexer that holds one.
-type Backend interface {
-	Surface() *catalog.Surface
-	Tools(ctx context.Context, server string) ([]catalog.Tool, error)
-	Tool(ctx context.Context, server, tool string) (catalog.Tool, error)
-	Call(ctx context.Context, server, tool string, args json.RawMessage) (*catalog.Result, error)
-	// Cached returns a server's authorized tools as last recorded, without
-	// connecting; ok is false when the server has not been seen.
-	Cached(server string) (tools []catalog.Tool, ok bool)
-	// EndpointKey identifies a server's endpoint definition (a hash).
-	EndpointKey(server string) (key string, ok bool)
-	Close() error
-}
-
 // Engine serves one surface. It connects to servers lazily, shares one
 // connection per server between concurrent callers, reconnects after a
 // connection breaks, and puts every list and call through the catalog gate.
@@ -53,8 +38,12 @@ type Engine struct {
 	life context.Context // cancelled by Close; bounds every dial
 	stop context.CancelFunc
 
+	schemas  catalog.Schemas // compiled input schemas, for Invoke
+	searchMu sync.Mutex      // one Search at a time
+
 	mu        sync.Mutex
 	surface   *catalog.Surface
+	keys      map[string]endpointKey        // by canonical id, computed once
 	endpoints map[string]manifests.Endpoint // by canonical id
 	conns     map[string]*link              // by canonical id
 	failed    map[string]time.Time          // last time a server was unavailable
@@ -85,7 +74,21 @@ func (c *link) touch() { c.lastUsed.Store(time.Now().UnixNano()) }
 // connect time.
 func NewEngine(s *catalog.Surface, endpoints map[string]manifests.Endpoint, lookup func(string) (string, bool), opts upstream.Options) *Engine {
 	life, stop := context.WithCancel(context.Background())
-	return &Engine{surface: s, endpoints: endpoints, lookup: lookup, opts: opts, conns: map[string]*link{}, failed: map[string]time.Time{}, life: life, stop: stop}
+	return &Engine{surface: s, endpoints: endpoints, lookup: lookup, opts: opts, conns: map[string]*link{},
+		failed: map[string]time.Time{}, keys: map[string]endpointKey{}, life: life, stop: stop}
+}
+
+// NewEngineFor is the engine for a configuration, with this process's
+// environment and the user's catalog cache.
+func NewEngineFor(cfg *Config, opts upstream.Options) *Engine {
+	eng := NewEngine(cfg.Surface, cfg.Endpoints, os.LookupEnv, opts)
+	// The catalog cache is an optimisation: without one, search connects.
+	if dir, err := catalog.DefaultCacheDir(); err == nil {
+		if c, err := catalog.OpenCache(dir); err == nil {
+			eng.SetCache(c)
+		}
+	}
+	return eng
 }
 
 // SetCache makes the engine record every tool list it fetches, and lets
@@ -99,75 +102,31 @@ func (e *Engine) Surface() *catalog.Surface {
 	return e.surface
 }
 
-// endpoint returns a server's endpoint as configured (unexpanded).
-func (e *Engine) endpoint(server string) (manifests.Endpoint, bool) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	ep, ok := e.endpoints[manifests.CanonicalID(server)]
-	return ep, ok
-}
-
-// EndpointKey implements Backend. It keys the endpoint as expanded, so
-// that one definition whose variables differ (another token, another
-// option) has tools of its own in the cache; the key is a hash, so
-// nothing secret is kept.
+// EndpointKey identifies a server's endpoint definition, computed once per
+// definition. It keys the endpoint as expanded, so that one definition
+// whose variables differ (another token, another option) has tools of its
+// own in the cache; the key is a hash, so nothing secret is kept.
 func (e *Engine) EndpointKey(server string) (string, bool) {
-	ep, ok := e.endpoint(server)
-	if !ok {
-		return "", false
-	}
-	ep, err := ep.Expand(e.lookup)
-	if err != nil {
-		return "", false
-	}
-	return catalog.EndpointKey(ep), true
-}
-
-// Cached implements Backend.
-func (e *Engine) Cached(server string) (tools []catalog.Tool, ok bool) {
-	s := e.Surface()
-	srv, found := s.Server(server)
-	if !found {
-		return nil, false
-	}
-	entry := e.cached(srv.ID)
-	if entry == nil {
-		return nil, false
-	}
-	return s.Filter(srv.ID, entry.Tools), true
-}
-
-// cached is a server's entry in the catalog cache, or nil.
-func (e *Engine) cached(server string) *catalog.CacheEntry {
-	if e.cache == nil {
-		return nil
-	}
-	key, ok := e.EndpointKey(server)
-	if !ok {
-		return nil
-	}
-	return e.cache.Load(key)
-}
-
-// trusted says whether a cache entry may answer for a server: it is recent
-// and the server has not been unavailable since it was written, so that a
-// server that needs a login or went down says so.
-func (e *Engine) trusted(server string, entry *catalog.CacheEntry) bool {
+	id := manifests.CanonicalID(server)
 	e.mu.Lock()
-	failed := e.failed[manifests.CanonicalID(server)]
+	k, seen := e.keys[id]
+	ep, ok := e.endpoints[id]
 	e.mu.Unlock()
-	return time.Since(entry.Fetched) < CacheTTL && entry.Fetched.After(failed)
-}
-
-// noteFailure records when a server was last unavailable.
-func (e *Engine) noteFailure(server string, err error) {
-	var ue *upstream.UnavailableError
-	if !errors.As(err, &ue) || errors.Is(err, context.Canceled) {
-		return
+	if seen || !ok {
+		return k.key, k.ok
+	}
+	if ep, err := ep.Expand(e.lookup); err == nil {
+		k = endpointKey{key: catalog.EndpointKey(ep), ok: true}
 	}
 	e.mu.Lock()
-	e.failed[manifests.CanonicalID(server)] = time.Now()
+	e.keys[id] = k
 	e.mu.Unlock()
+	return k.key, k.ok
+}
+
+type endpointKey struct {
+	key string
+	ok  bool
 }
 
 // connected says whether a server has a live connection.
@@ -192,6 +151,7 @@ func (e *Engine) connected(server string) bool {
 func (e *Engine) Reconfigure(s *catalog.Surface, endpoints map[string]manifests.Endpoint) {
 	e.mu.Lock()
 	e.surface, e.endpoints = s, endpoints
+	e.keys = map[string]endpointKey{}
 	var gone []*link
 	for key, c := range e.conns {
 		ep, ok := endpoints[key]
@@ -327,160 +287,6 @@ func (e *Engine) drop(key string, c *link) {
 		delete(e.conns, key)
 	}
 	e.mu.Unlock()
-}
-
-func (e *Engine) server(id string) (*catalog.ServerSurface, *catalog.Surface, error) {
-	s := e.Surface()
-	srv, ok := s.Server(id)
-	if !ok {
-		return nil, s, &catalog.NotAvailableError{Server: id}
-	}
-	return srv, s, nil
-}
-
-// CacheTTL is how long a tool list in the catalog cache answers for a
-// server that is not connected. A connected server's list is always its
-// own, kept current by its list_changed notifications.
-const CacheTTL = time.Hour
-
-// Bind connects to a server and lists its tools, as a required server must
-// at session start: never from the cache.
-func (e *Engine) Bind(ctx context.Context, server string) ([]catalog.Tool, error) {
-	return e.tools(ctx, server, true)
-}
-
-// Tools lists a server's authorized tools. A server that is not connected
-// and was listed within CacheTTL answers from the catalog cache.
-func (e *Engine) Tools(ctx context.Context, server string) ([]catalog.Tool, error) {
-	return e.tools(ctx, server, false)
-}
-
-func (e *Engine) tools(ctx context.Context, server string, connect bool) ([]catalog.Tool, error) {
-	srv, s, err := e.server(server)
-	if err != nil {
-		return nil, err
-	}
-	if !connect && !e.connected(srv.ID) {
-		if entry := e.cached(srv.ID); entry != nil && e.trusted(srv.ID, entry) {
-			return s.Filter(srv.ID, entry.Tools), nil
-		}
-	}
-	tools, broke, err := e.listed(ctx, srv)
-	if broke && ctx.Err() == nil {
-		// Listing is safe to repeat: one more try on a fresh connection
-		// hides a server that went away between two uses.
-		tools, _, err = e.listed(ctx, srv)
-	}
-	e.noteFailure(srv.ID, err)
-	if err != nil {
-		return nil, err
-	}
-	return s.Filter(srv.ID, tools), nil
-}
-
-// listed returns a server's tools as listed; broke says the connection
-// broke under the request, so that a new one might succeed.
-func (e *Engine) listed(ctx context.Context, srv *catalog.ServerSurface) (_ []catalog.Tool, broke bool, _ error) {
-	c, err := e.connect(ctx, srv)
-	if err != nil {
-		return nil, false, err
-	}
-	c.toolsMu.Lock()
-	defer c.toolsMu.Unlock()
-	if c.tools == nil {
-		c.busy.Add(1)
-		gen := c.changes.Load()
-		tools, err := c.up.ListTools(ctx)
-		c.busy.Add(-1)
-		c.touch()
-		if err != nil {
-			broke = c.dead()
-			e.forgetBroken(srv.ID, c, err)
-			return nil, broke, err
-		}
-		c.tools, c.listed = tools, gen
-		e.record(srv.ID, tools)
-	}
-	return c.tools, false, nil
-}
-
-func (e *Engine) record(server string, tools []catalog.Tool) {
-	key, ok := e.EndpointKey(server)
-	if e.cache == nil || !ok {
-		return
-	}
-	// A cache that cannot be written only costs a later reconnect.
-	_ = e.cache.Store(key, &catalog.CacheEntry{Server: server, Fetched: time.Now().UTC(), Tools: tools})
-}
-
-// Tool returns one authorized tool. A tool outside the surface and a tool
-// the server does not offer give the same NotAvailableError. A tool the
-// cached list lacks is looked for again on a live connection: the server
-// may have added it since.
-func (e *Engine) Tool(ctx context.Context, server, tool string) (catalog.Tool, error) {
-	if err := e.Surface().Check(server, tool); err != nil {
-		return catalog.Tool{}, err
-	}
-	live := e.connected(server)
-	tools, err := e.Tools(ctx, server)
-	if err != nil {
-		return catalog.Tool{}, err
-	}
-	if t, ok := find(tools, tool); ok {
-		return t, nil
-	}
-	if !live {
-		if tools, err = e.Bind(ctx, server); err != nil {
-			return catalog.Tool{}, err
-		}
-		if t, ok := find(tools, tool); ok {
-			return t, nil
-		}
-	}
-	return catalog.Tool{}, &catalog.NotAvailableError{Server: server, Tool: tool}
-}
-
-func find(tools []catalog.Tool, name string) (catalog.Tool, bool) {
-	for _, t := range tools {
-		if t.Name == name {
-			return t, true
-		}
-	}
-	return catalog.Tool{}, false
-}
-
-// Call calls an authorized tool. A call is never repeated: when the
-// connection breaks under it, the caller gets the error and the next call
-// reconnects.
-func (e *Engine) Call(ctx context.Context, server, tool string, args json.RawMessage) (*catalog.Result, error) {
-	s := e.Surface()
-	if err := s.Check(server, tool); err != nil {
-		return nil, err
-	}
-	srv, _ := s.Server(server)
-	c, err := e.connect(ctx, srv)
-	if err != nil {
-		e.noteFailure(srv.ID, err)
-		return nil, err
-	}
-	c.busy.Add(1)
-	res, err := c.up.CallTool(ctx, tool, args)
-	c.busy.Add(-1)
-	c.touch()
-	if err != nil {
-		e.noteFailure(srv.ID, err)
-		e.forgetBroken(srv.ID, c, err)
-		return nil, err
-	}
-	return res, nil
-}
-
-func (e *Engine) forgetBroken(server string, c *link, err error) {
-	var ue *upstream.UnavailableError
-	if errors.As(err, &ue) && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
-		e.drop(manifests.CanonicalID(server), c)
-		_ = c.up.Close()
-	}
 }
 
 // CloseIdle closes connections that have not been used for longer than

@@ -5,22 +5,32 @@ import (
 	"encoding/json"
 	"errors"
 
+	"github.com/mcpsh/mcp/auth"
 	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/session"
 	"github.com/mcpsh/mcp/manifests"
 	"github.com/mcpsh/mcp/mux/upstream"
+	"github.com/mcpsh/mcp/search"
 )
 
-// protocolVersion of the socket protocol between the CLI and a
+// wireVersion is the version of the socket protocol between the CLI and a
 // multiplexer; a client and a multiplexer that disagree do not talk.
-const wireVersion = 1
+const wireVersion = 2
 
 // request is one request on a multiplexer connection: one JSON object,
-// then the client only listens. Closing the connection cancels it.
+// then the client only listens. Closing the connection cancels it. There
+// is no greeting: every request says its protocol version and, outside a
+// session, the client's environment, which the multiplexer must share.
 type request struct {
+	V      int             `json:"v"`
+	Env    string          `json:"env,omitempty"` // StampEnv digest; "" in a session
 	Op     string          `json:"op"`
 	Server string          `json:"server,omitempty"`
 	Tool   string          `json:"tool,omitempty"`
-	Args   json.RawMessage `json:"args,omitempty"`
+	Args   json.RawMessage `json:"args,omitempty"`  // call
+	Input  *Args           `json:"input,omitempty"` // invoke
+	Known  bool            `json:"known,omitempty"` // catalog
+	Search *search.Request `json:"search,omitempty"`
 }
 
 // response is the last JSON object the multiplexer writes for a request.
@@ -30,22 +40,31 @@ type response struct {
 	Connecting string `json:"connecting,omitempty"`
 	Connected  string `json:"connected,omitempty"`
 
-	Error   *WireError       `json:"error,omitempty"`
-	Hello   *hello           `json:"hello,omitempty"`
-	Tools   []catalog.Tool   `json:"tools,omitempty"`
-	Tool    *catalog.Tool    `json:"tool,omitempty"`
-	Result  json.RawMessage  `json:"result,omitempty"`
-	Found   bool             `json:"found,omitempty"`
-	Key     string           `json:"key,omitempty"`
-	Status  *DaemonStatus    `json:"status,omitempty"`
-	Surface *catalog.Surface `json:"surface,omitempty"`
+	// Stale says the multiplexer runs in another environment than the
+	// client's, and did not serve the request.
+	Stale    bool     `json:"stale,omitempty"`
+	Version  int      `json:"version,omitempty"`
+	Warnings []string `json:"warnings,omitempty"`
+
+	Error   *WireError      `json:"error,omitempty"`
+	Tools   []catalog.Tool  `json:"tools,omitempty"`
+	Tool    *catalog.Tool   `json:"tool,omitempty"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	Catalog *wireCatalog    `json:"catalog,omitempty"`
+	Skipped []wireServer    `json:"skipped,omitempty"`
+	Status  *DaemonStatus   `json:"status,omitempty"`
 }
 
-type hello struct {
-	Version  int              `json:"version"`
-	Surface  *catalog.Surface `json:"surface"`
-	Warnings []string         `json:"warnings,omitempty"`
-	Env      EnvStamp         `json:"env"`
+// wireCatalog is a Catalog as it crosses the socket.
+type wireCatalog struct {
+	Surface *catalog.Surface `json:"surface"`
+	Servers []wireServer     `json:"servers"`
+}
+
+type wireServer struct {
+	ID    string         `json:"id"`
+	Tools []catalog.Tool `json:"tools,omitempty"`
+	Error *WireError     `json:"error,omitempty"`
 }
 
 // WireError is an error as it crosses the socket. The client turns it back
@@ -63,23 +82,20 @@ type WireError struct {
 	Cause    *WireError      `json:"cause,omitempty"`
 }
 
+// wireKind is an error type that crosses the socket as itself: its
+// exported fields are sent as JSON and decoded into a new value.
 type wireKind struct {
 	name  string
 	match func(error) (error, bool)
 	make  func() error
 }
 
-var wireKinds []wireKind
-
-// RegisterWireError makes errors of type *T cross the socket as
-// themselves: their exported fields are sent as JSON and decoded into a
-// new *T. Register every error type whose identity matters to a caller.
-func RegisterWireError[T any, PT interface {
+func kind[T any, PT interface {
 	*T
 	error
-}](kind string) {
-	wireKinds = append(wireKinds, wireKind{
-		name: kind,
+}](name string) wireKind {
+	return wireKind{
+		name: name,
 		match: func(err error) (error, bool) {
 			var target PT
 			if errors.As(err, &target) {
@@ -88,14 +104,22 @@ func RegisterWireError[T any, PT interface {
 			return nil, false
 		},
 		make: func() error { return PT(new(T)) },
-	})
+	}
 }
 
-func init() {
-	RegisterWireError[catalog.NotAvailableError]("not_available")
-	RegisterWireError[NoEndpointError]("no_endpoint")
-	RegisterWireError[upstream.RPCError]("rpc")
-	RegisterWireError[manifests.MissingVarError]("missing_var")
+// wireKinds are the error types whose identity matters to a caller: their
+// exit codes, hints and one-line summaries depend on them.
+var wireKinds = []wireKind{
+	kind[catalog.NotAvailableError]("not_available"),
+	kind[catalog.InvalidArgsError]("invalid_args"),
+	kind[catalog.ArgError]("arg"),
+	kind[NoEndpointError]("no_endpoint"),
+	kind[upstream.RPCError]("rpc"),
+	kind[manifests.MissingVarError]("missing_var"),
+	kind[auth.LoginRequiredError]("login_required"),
+	kind[auth.NoClientError]("no_client"),
+	kind[auth.NoOAuthError]("no_oauth"),
+	kind[session.NotFoundError]("no_session"),
 }
 
 // encodeError turns err into its wire form.

@@ -9,7 +9,6 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/session"
 	"github.com/mcpsh/mcp/manifests"
 	"github.com/mcpsh/mcp/mux"
@@ -25,16 +24,21 @@ type app struct {
 	recipeDir, agent string // host flags
 	sessionID        string // MCP_SESSION; set (even empty) means inside a session
 	session          bool
+
+	warnMu sync.Mutex
 }
 
 func (a *app) inSession() bool { return a.session }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
-	id, ok := os.LookupEnv(sessionEnv)
+	id, ok := os.LookupEnv(session.EnvVar)
 	return &app{stdin: stdin, stdout: stdout, stderr: stderr, sessionID: id, session: ok}
 }
 
+// warn prints one warning line; it is safe for concurrent use.
 func (a *app) warn(format string, args ...any) {
+	a.warnMu.Lock()
+	defer a.warnMu.Unlock()
 	fmt.Fprintf(a.stderr, "mcp: warning: "+format+"\n", args...)
 }
 
@@ -49,16 +53,6 @@ func (a *app) context() (context.Context, context.CancelFunc) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, a.globals.Timeout)
 	return ctx, func() { cancel(); stop() }
-}
-
-// readRecipe reads the recipe at root, or the user's own configuration.
-func readRecipe(root string, user bool) (*manifests.Recipe, error) {
-	if !user {
-		return manifests.Load(root)
-	}
-	home, _ := os.UserHomeDir()
-	cfg, _ := os.UserConfigDir()
-	return manifests.LoadUser(manifests.UserPaths{Home: home, Cwd: root, ConfigDir: cfg})
 }
 
 // locate finds the recipe for a host command: --recipe, else the nearest
@@ -81,81 +75,54 @@ func (a *app) locate() (root string, user bool, err error) {
 	return root, false, nil
 }
 
-// surface returns the recipe and the surface this invocation may use: a
-// session's fixed surface, or on the host the package boundary or --agent.
-func (a *app) surface() (*manifests.Recipe, *catalog.Surface, error) {
+// target is what this invocation serves: its session, or on the host the
+// recipe it is in (or the user's own configuration) and --agent.
+func (a *app) target() (mux.Target, error) {
 	if a.inSession() {
-		st, err := session.Load(a.sessionID)
-		if err != nil {
-			return nil, nil, err
-		}
-		// Endpoints and credentials come from the files as they are now;
-		// what may be reached was fixed when the session started.
-		r, err := readRecipe(st.Root, st.User)
-		if err != nil {
-			return nil, nil, err
-		}
-		return r, st.Surface, nil
+		return mux.SessionTarget(a.sessionID), nil
 	}
 	root, user, err := a.locate()
 	if err != nil {
-		return nil, nil, err
+		return mux.Target{}, err
 	}
-	r, err := readRecipe(root, user)
+	return mux.HostTarget(root, user, a.agent)
+}
+
+// config reads what this invocation serves, printing the reader's
+// warnings on the host.
+func (a *app) config() (mux.Target, *mux.Config, error) {
+	t, err := a.target()
 	if err != nil {
-		return nil, nil, err
+		return t, nil, err
 	}
-	for _, w := range r.Warnings {
-		a.warn("%s", w)
+	cfg, err := t.Load()
+	if cfg != nil && !a.inSession() {
+		for _, w := range cfg.Warnings {
+			a.warn("%s", w)
+		}
 	}
-	s, warns, err := catalog.Resolve(r, a.agent)
-	for _, w := range warns {
-		a.warn("%s", w)
-	}
-	return r, s, err
+	return t, cfg, err
 }
 
-// engine returns an engine over this invocation's surface.
-func (a *app) engine() (*mux.Engine, error) {
-	r, s, err := a.surface()
-	if err != nil {
-		return nil, err
-	}
-	var mu sync.Mutex
-	return newEngineFor(s, r.Endpoints, func(line string) {
-		mu.Lock()
-		defer mu.Unlock()
-		a.warn("%s", line)
-	}), nil
-}
-
-func newEngine(r *manifests.Recipe, s *catalog.Surface) *mux.Engine {
-	return newEngineFor(s, r.Endpoints, nil)
-}
-
-// newEngineFor returns an engine for a surface; report, if set, hears of
-// every request for input a server makes and how it was answered.
-func newEngineFor(s *catalog.Surface, endpoints map[string]manifests.Endpoint, report func(string)) *mux.Engine {
-	opts := upstream.Options{
-		ClientName:    "mcp",
-		ClientVersion: versionString(),
-	}
-	if report != nil {
-		opts.OnElicitation = func(e upstream.Elicitation) { report(e.String()) }
-	}
-	// OAuth tokens from `mcp auth login`; without a token store, servers
-	// that need a login say so.
+// upstreamOptions configure connections to servers. OAuth tokens come from
+// `mcp auth login`; without a token store, servers that need a login say so.
+func upstreamOptions() upstream.Options {
+	opts := upstream.Options{ClientName: "mcp", ClientVersion: versionString()}
 	if mgr, err := newAuthManager(); err == nil {
 		opts.Auth = mgr.RoundTripper
 	}
-	eng := mux.NewEngine(s, endpoints, os.LookupEnv, opts)
-	// The catalog cache is an optimisation: without one, search connects.
-	if dir, err := catalog.DefaultCacheDir(); err == nil {
-		if c, err := catalog.OpenCache(dir); err == nil {
-			eng.SetCache(c)
-		}
+	return opts
+}
+
+// openOptions are how the verbs reach servers: every request for input a
+// server makes, and how it was answered, is a warning line.
+func (a *app) openOptions() mux.OpenOptions {
+	o := mux.OpenOptions{Upstream: upstreamOptions(), Warn: func(line string) { a.warn("%s", line) }}
+	o.Upstream.OnElicitation = func(e upstream.Elicitation) { a.warn("%s", e.String()) }
+	if a.progress() {
+		o.Connecting = a.connecting
 	}
-	return eng
+	return o
 }
 
 // withBackend runs fn with the backend of this invocation and a context
@@ -163,7 +130,11 @@ func newEngineFor(s *catalog.Surface, endpoints map[string]manifests.Endpoint, r
 func (a *app) withBackend(fn func(ctx context.Context, b mux.Backend) error) error {
 	ctx, cancel := a.context()
 	defer cancel()
-	b, err := a.backend(ctx)
+	t, err := a.target()
+	if err != nil {
+		return err
+	}
+	b, err := mux.Open(ctx, t, a.openOptions())
 	if err != nil {
 		return err
 	}

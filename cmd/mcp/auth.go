@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpsh/mcp/auth"
+	"github.com/mcpsh/mcp/internal/session"
 	"github.com/mcpsh/mcp/manifests"
 	"github.com/mcpsh/mcp/mux"
 )
@@ -91,16 +92,16 @@ func (c *authLoginCmd) Run(a *app) error {
 // authEndpoint is the expanded endpoint of a server of this recipe's
 // boundary (or --agent's surface).
 func (a *app) authEndpoint(server string) (manifests.Endpoint, error) {
-	r, s, err := a.surface()
+	_, cfg, err := a.config()
 	if err != nil {
 		return manifests.Endpoint{}, err
 	}
-	srv, ok := s.Server(server)
+	srv, ok := cfg.Surface.Server(server)
 	if !ok {
 		return manifests.Endpoint{}, &usageError{msg: fmt.Sprintf("server %s is not in this recipe", server),
 			hint: "`mcp list` shows the servers; `mcp check` shows the boundary"}
 	}
-	ep, ok := r.Endpoints[manifests.CanonicalID(srv.ID)]
+	ep, ok := cfg.Endpoints[manifests.CanonicalID(srv.ID)]
 	if !ok {
 		return manifests.Endpoint{}, &mux.NoEndpointError{Server: srv.ID}
 	}
@@ -210,10 +211,10 @@ func describeLogin(st auth.Status, now time.Time) string {
 // session refuses `mcp auth`). err is the whole error, e its cause.
 func loginRequiredLine(err error, e *auth.LoginRequiredError) string {
 	prefix, where := "", ""
-	if _, inSession := os.LookupEnv(sessionEnv); inSession {
+	if _, inSession := os.LookupEnv(session.EnvVar); inSession {
 		where = " outside the session"
 	}
-	var bind *bindError
+	var bind *mux.BindError
 	if errors.As(err, &bind) {
 		prefix = "session not started: "
 	}

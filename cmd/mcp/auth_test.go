@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcpsh/mcp/auth/authtest"
 	"github.com/mcpsh/mcp/internal/exit"
+	"github.com/mcpsh/mcp/internal/session"
 )
 
 // authServers holds the test authorization server of each script.
@@ -118,8 +119,8 @@ func TestAuth_NothingLeaks(t *testing.T) {
 		"agents/reader.yaml": "mcp:\n  servers:\n    notes:\n      include: [\"*\"]\n",
 	})
 	t.Chdir(recipe)
-	t.Setenv(sessionEnv, "")
-	os.Unsetenv(sessionEnv)
+	t.Setenv(session.EnvVar, "")
+	os.Unsetenv(session.EnvVar)
 
 	var out bytes.Buffer
 	run := func(want int, args ...string) {
@@ -162,7 +163,7 @@ func TestAuth_NothingLeaks(t *testing.T) {
 	out.Write(stdout.Bytes())
 	out.Write(stderr.Bytes())
 	id := strings.TrimPrefix(strings.TrimSpace(stdout.String()), "export MCP_SESSION=")
-	t.Setenv(sessionEnv, id)
+	t.Setenv(session.EnvVar, id)
 	stderr.Reset()
 	if code := Main([]string{"call", "notes.whoami"}, strings.NewReader(""), &bytes.Buffer{}, &stderr); code != exit.Upstream {
 		t.Errorf("call in a session without a login: exit %d, want %d", code, exit.Upstream)
@@ -172,7 +173,7 @@ func TestAuth_NothingLeaks(t *testing.T) {
 		t.Errorf("stderr = %q, want one line %q", stderr.String(), want)
 	}
 	out.Write(stderr.Bytes())
-	os.Unsetenv(sessionEnv)
+	os.Unsetenv(session.EnvVar)
 
 	secrets := srv.Secrets()
 	if len(secrets) < 8 {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/clip"
 	"github.com/mcpsh/mcp/internal/exit"
 	"github.com/mcpsh/mcp/mux"
 )
@@ -30,53 +31,26 @@ func (e *toolError) ExitCode() int { return exit.ToolError }
 func (c *callCmd) Run(a *app) error {
 	server, tool := splitTarget(c.Target)
 	if server == "" || tool == "" {
-		return &usageError{msg: fmt.Sprintf("%q is not SERVER.TOOL", clipArg(c.Target)), hint: "`mcp list` shows the servers, `mcp list SERVER` their tools"}
+		return &usageError{msg: fmt.Sprintf("%q is not SERVER.TOOL", clip.Runes(c.Target, 49)), hint: "`mcp list` shows the servers, `mcp list SERVER` their tools"}
 	}
 	base, err := c.base(a.stdin)
 	if err != nil {
 		return err
 	}
-	return a.withBackend(func(ctx context.Context, eng mux.Backend) error {
-		return c.call(ctx, a, eng, server, tool, base)
+	return a.withBackend(func(ctx context.Context, b mux.Backend) error {
+		out, err := b.Invoke(ctx, server, tool, mux.Args{Base: base, Pairs: c.Pairs})
+		if err != nil {
+			return err
+		}
+		target := out.Server + "." + out.Tool
+		if err := renderResult(a, target, out.Result); err != nil {
+			return err
+		}
+		if out.Result.IsError {
+			return &toolError{target: target}
+		}
+		return nil
 	})
-}
-
-func (c *callCmd) call(ctx context.Context, a *app, eng mux.Backend, server, tool string, base json.RawMessage) error {
-	t, err := eng.Tool(ctx, server, tool)
-	if err != nil {
-		return err
-	}
-	args, err := catalog.BuildArgs(t.InputSchema, base, c.Pairs)
-	if err != nil {
-		return err
-	}
-	if err := catalog.ValidateArgs(t.InputSchema, args); err != nil {
-		return &invalidArgs{err: err, signature: t.Server + "." + t.Signature()}
-	}
-	res, err := eng.Call(ctx, server, tool, args)
-	if err != nil {
-		return err
-	}
-	if err := renderResult(a, t.Server+"."+t.Name, res); err != nil {
-		return err
-	}
-	if res.IsError {
-		return &toolError{target: t.Server + "." + t.Name}
-	}
-	return nil
-}
-
-// invalidArgs carries the tool's signature for the hint.
-type invalidArgs struct {
-	err       error
-	signature string
-}
-
-func (e *invalidArgs) Error() string { return e.err.Error() }
-func (e *invalidArgs) Unwrap() error { return e.err }
-func (e *invalidArgs) ExitCode() int { return exit.Usage }
-func (e *invalidArgs) advice() string {
-	return "the tool's signature is " + e.signature + "; `mcp list " + strings.SplitN(e.signature, "(", 2)[0] + " --schema` shows the schema"
 }
 
 // base reads --args: inline JSON, @FILE, or - for stdin.

@@ -40,7 +40,7 @@ func (c *checkCmd) Run(a *app) error {
 		return err
 	}
 	rep := checkReport{Recipe: root, User: user, Agents: map[string]*catalog.Surface{}, Problems: []string{}, Warnings: []string{}}
-	r, err := readRecipe(root, user)
+	r, err := manifests.Read(root, user)
 	if err != nil {
 		rep.Problems = append(rep.Problems, problemLines(err)...)
 		return c.finish(a, &rep, r)

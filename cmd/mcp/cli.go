@@ -11,8 +11,6 @@ import (
 	"github.com/mcpsh/mcp/internal/exit"
 )
 
-const sessionEnv = "MCP_SESSION"
-
 // Globals are the flags every verb takes.
 type Globals struct {
 	JSON      bool          `help:"Print machine-readable JSON on stdout."`

@@ -101,14 +101,11 @@ func (c *daemonStopCmd) Run(a *app) error {
 			}
 		}
 	} else {
-		root, user, err := a.locate()
+		t, err := a.target()
 		if err != nil {
 			return err
 		}
-		if root, err = filepath.Abs(root); err != nil {
-			return err
-		}
-		s, err := socketFor("", false, daemonSpec{Root: root, User: user, Agent: a.agent})
+		s, err := t.Socket()
 		if err != nil {
 			return err
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpsh/mcp/auth"
 	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/session"
 	"github.com/mcpsh/mcp/manifests"
 	"github.com/mcpsh/mcp/mux"
 	"github.com/mcpsh/mcp/mux/upstream"
@@ -42,7 +43,7 @@ func errorSummary(err error) string {
 		return ""
 	case errors.As(err, &login):
 		line := "needs a login: run `" + login.Command() + "`"
-		if _, inSession := os.LookupEnv(sessionEnv); inSession {
+		if _, inSession := os.LookupEnv(session.EnvVar); inSession {
 			line += " outside the session"
 		}
 		return line

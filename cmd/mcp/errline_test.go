@@ -15,6 +15,7 @@ import (
 	"github.com/mcpsh/mcp/auth"
 	"github.com/mcpsh/mcp/auth/authtest"
 	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/session"
 	"github.com/mcpsh/mcp/manifests"
 	"github.com/mcpsh/mcp/mux"
 	"github.com/mcpsh/mcp/mux/upstream"
@@ -34,8 +35,8 @@ func connectErr(t *testing.T, ep manifests.Endpoint, timeout time.Duration) erro
 }
 
 func TestErrorSummary(t *testing.T) {
-	t.Setenv(sessionEnv, "")
-	os.Unsetenv(sessionEnv)
+	t.Setenv(session.EnvVar, "")
+	os.Unsetenv(session.EnvVar)
 	srv := authtest.New(t, authtest.Options{})
 	failing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "broken: token=SeCrEt-in-body", http.StatusInternalServerError)
@@ -103,7 +104,7 @@ func TestErrorSummary(t *testing.T) {
 	}
 
 	// In a session, the command is to be run outside it.
-	t.Setenv(sessionEnv, "s1")
+	t.Setenv(session.EnvVar, "s1")
 	err = connectErr(t, manifests.Endpoint{ID: "notes", URL: srv.MCPURL, Type: "http"}, 0)
 	if got, want := errorSummary(err), "needs a login: run `mcp auth login notes` outside the session"; got != want {
 		t.Errorf("in a session: %q, want %q", got, want)

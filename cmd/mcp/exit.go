@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/mcpsh/mcp/auth"
+	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/clip"
 	"github.com/mcpsh/mcp/internal/exit"
 	"github.com/mcpsh/mcp/internal/script"
 	"github.com/mcpsh/mcp/internal/session"
@@ -72,6 +74,7 @@ func hint(err error) string {
 		return own.advice()
 	}
 	var (
+		badArgs   *catalog.InvalidArgsError
 		noSession *session.NotFoundError
 		noEP      *mux.NoEndpointError
 		missing   *manifests.MissingVarError
@@ -80,7 +83,11 @@ func hint(err error) string {
 	)
 	switch exit.Code(err) {
 	case exit.Usage:
-		if errors.As(err, &noSession) {
+		switch {
+		case errors.As(err, &badArgs) && badArgs.Signature != "":
+			sig := badArgs.Signature
+			return "the tool's signature is " + sig + "; `mcp list " + strings.SplitN(sig, "(", 2)[0] + " --schema` shows the schema"
+		case errors.As(err, &noSession):
 			return "`mcp session list`, outside any session, shows the running ones; `mcp session start` starts one"
 		}
 	case exit.NotAvailable:
@@ -111,5 +118,5 @@ func oneLine(err error) string {
 	if errors.Is(err, context.DeadlineExceeded) {
 		msg = strings.Replace(msg, context.DeadlineExceeded.Error(), "timed out", 1)
 	}
-	return strings.Join(strings.Fields(msg), " ")
+	return clip.Line(msg)
 }

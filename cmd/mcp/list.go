@@ -5,9 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"sync"
-
-	"golang.org/x/sync/errgroup"
 
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/mux"
@@ -57,29 +54,22 @@ type serverLine struct {
 // servers prints one line per server of the surface, connecting to them in
 // parallel. A server that cannot be reached is shown with its reason and
 // makes the exit code 4.
-func (c *listCmd) servers(ctx context.Context, a *app, eng mux.Backend) error {
-	srvs := eng.Surface().Servers
-	lines := make([]serverLine, len(srvs))
-	var g errgroup.Group
-	g.SetLimit(4)
-	var mu sync.Mutex
-	var firstErr error
-	for i, srv := range srvs {
-		g.Go(func() error {
-			tools, err := eng.Tools(ctx, srv.ID)
-			lines[i] = serverLine{ID: srv.ID, Tools: len(tools)}
-			if err != nil {
-				lines[i].Error = errorSummary(err)
-				mu.Lock()
-				if firstErr == nil {
-					firstErr = err
-				}
-				mu.Unlock()
-			}
-			return nil
-		})
+func (c *listCmd) servers(ctx context.Context, a *app, b mux.Backend) error {
+	cat, err := b.Catalog(ctx, false)
+	if err != nil {
+		return err
 	}
-	_ = g.Wait()
+	lines := make([]serverLine, len(cat.Servers))
+	var firstErr error
+	for i, s := range cat.Servers {
+		lines[i] = serverLine{ID: s.ID, Tools: len(s.Tools)}
+		if s.Err != nil {
+			lines[i].Error = errorSummary(s.Err)
+			if firstErr == nil {
+				firstErr = s.Err
+			}
+		}
+	}
 	if a.globals.JSON {
 		if err := writeJSON(a.stdout, lines); err != nil {
 			return err
@@ -104,11 +94,7 @@ func (c *listCmd) servers(ctx context.Context, a *app, eng mux.Backend) error {
 
 func (c *listCmd) tools(a *app, tools []catalog.Tool) error {
 	if a.globals.JSON || c.Schema {
-		out := make([]toolJSON, len(tools))
-		for i, t := range tools {
-			out[i] = newToolJSON(t)
-		}
-		return writeJSON(a.stdout, out)
+		return writeJSON(a.stdout, toolsJSON(tools))
 	}
 	for _, t := range tools {
 		fmt.Fprintln(a.stdout, toolLine(t))
@@ -119,7 +105,7 @@ func (c *listCmd) tools(a *app, tools []catalog.Tool) error {
 func (c *listCmd) one(a *app, t catalog.Tool) error {
 	switch {
 	case a.globals.JSON:
-		return writeJSON(a.stdout, newToolJSON(t))
+		return writeJSON(a.stdout, toolJSON(t))
 	case c.Schema:
 		fmt.Fprintln(a.stdout, t.Server+"."+t.Signature())
 		return writeJSON(a.stdout, json.RawMessage(orEmptyObject(t.InputSchema)))
@@ -150,18 +136,19 @@ func toolLine(t catalog.Tool) string {
 	return line
 }
 
-type toolJSON struct {
-	Server       string          `json:"server"`
-	Name         string          `json:"name"`
-	Title        string          `json:"title,omitempty"`
-	Description  string          `json:"description,omitempty"`
-	InputSchema  json.RawMessage `json:"inputSchema,omitempty"`
-	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+// toolJSON is a tool as --json prints it: the model without the raw
+// object the server sent.
+func toolJSON(t catalog.Tool) catalog.Tool {
+	t.Raw = nil
+	return t
 }
 
-func newToolJSON(t catalog.Tool) toolJSON {
-	return toolJSON{Server: t.Server, Name: t.Name, Title: t.Title, Description: t.Description,
-		InputSchema: t.InputSchema, OutputSchema: t.OutputSchema}
+func toolsJSON(tools []catalog.Tool) []catalog.Tool {
+	out := make([]catalog.Tool, len(tools))
+	for i, t := range tools {
+		out[i] = toolJSON(t)
+	}
+	return out
 }
 
 func orEmptyObject(b json.RawMessage) json.RawMessage {

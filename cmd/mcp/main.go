@@ -8,12 +8,14 @@
 //     "mcp: hint: ...", "mcp: warning: ...", lowercase, no trailing period.
 //   - secrets (env and header values) are never printed.
 //   - only main calls os.Exit; every failure is an error value whose exit
-//     code is decided in exit.go.
+//     code comes from the error (internal/exit).
 package main
 
 import (
 	"io"
 	"os"
+
+	"github.com/mcpsh/mcp/mux"
 )
 
 func main() {
@@ -22,8 +24,8 @@ func main() {
 
 // Main runs mcp with args and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 1 && args[0] == daemonArg {
-		return runDaemon(stderr)
+	if len(args) == 1 && args[0] == mux.Arg {
+		return mux.Main(stderr, upstreamOptions())
 	}
 	a := newApp(stdin, stdout, stderr)
 	if a.inSession() {

@@ -139,12 +139,12 @@ func (m *muxEnv) expect(code int, want string, args ...string) result {
 
 // socket is where the multiplexer outside a session for agent listens.
 func (m *muxEnv) socket(agent string) string {
-	return m.socketOf(daemonKey("", false, daemonSpec{Root: m.root, Agent: agent}))
+	return m.socketOf(mux.Target{Root: m.root, Agent: agent}.Key())
 }
 
 // sessionSocket is where the multiplexer of session id listens.
 func (m *muxEnv) sessionSocket(id string) string {
-	return m.socketOf(daemonKey(id, true, daemonSpec{}))
+	return m.socketOf(mux.SessionTarget(id).Key())
 }
 
 func (m *muxEnv) socketOf(key string) string {

@@ -216,8 +216,8 @@ func TestIsGoRunPath(t *testing.T) {
 		"/home/u/go/bin/mcp":                        false,
 		"/tmp/exe/mcp":                              false,
 	} {
-		if got := isGoRunPath(path); got != want {
-			t.Errorf("isGoRunPath(%q) = %v, want %v", path, got, want)
+		if got := mux.IsGoRunPath(path); got != want {
+			t.Errorf("mux.IsGoRunPath(%q) = %v, want %v", path, got, want)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcpsh/mcp/internal/clip"
 	"github.com/mcpsh/mcp/internal/exit"
 )
 
@@ -67,7 +68,7 @@ func refuse(args []string) error {
 			}
 		case positional == 2 && verb != "search" && looksLikeURL(arg):
 			// The target of list, call or run.
-			return &refusal{what: clipArg(arg), why: "URL selectors"}
+			return &refusal{what: clip.Runes(arg, 49), why: "URL selectors"}
 		}
 	}
 	return nil
@@ -76,11 +77,4 @@ func refuse(args []string) error {
 func looksLikeURL(s string) bool {
 	s = strings.ToLower(strings.TrimSpace(s))
 	return strings.Contains(s, "://") || strings.HasPrefix(s, "http:") || strings.HasPrefix(s, "https:")
-}
-
-func clipArg(s string) string {
-	if len(s) > 48 {
-		return s[:48] + "…"
-	}
-	return s
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/script"
 	"github.com/mcpsh/mcp/mux"
+	"github.com/mcpsh/mcp/search"
 )
 
 type runCmd struct {
@@ -24,8 +25,8 @@ func (c *runCmd) Run(a *app) error {
 	if err != nil {
 		return err
 	}
-	return a.withBackend(func(ctx context.Context, eng mux.Backend) error {
-		host, err := newRunHost(ctx, a, eng)
+	return a.withBackend(func(ctx context.Context, b mux.Backend) error {
+		host, err := newRunHost(ctx, a, b)
 		if err != nil {
 			return err
 		}
@@ -75,12 +76,13 @@ func (c *runCmd) source(stdin io.Reader) (name, src string, err error) {
 
 const maxProgram = 1 << 20
 
-// runHost gives a program the engine's surface. Every call goes through the
-// engine, and so through the catalog gate.
+// runHost gives a program the backend's surface. Every call goes through
+// the backend, and so through the catalog gate.
 type runHost struct {
-	a     *app
-	eng   mux.Backend
-	tools map[string][]catalog.Tool // authorized, by declared server id
+	a       *app
+	b       mux.Backend
+	surface *catalog.Surface
+	tools   map[string][]catalog.Tool // authorized, by declared server id
 }
 
 var _ script.Host = (*runHost)(nil)
@@ -88,18 +90,18 @@ var _ script.Host = (*runHost)(nil)
 // newRunHost learns each server's authorized tools: from the catalog cache
 // when the server has been seen, else by connecting. A server that cannot
 // be reached contributes no tools; calls to it fail as unavailable.
-func newRunHost(ctx context.Context, a *app, eng mux.Backend) (*runHost, error) {
-	h := &runHost{a: a, eng: eng, tools: map[string][]catalog.Tool{}}
-	for _, srv := range eng.Surface().Servers {
-		tools, ok := eng.Cached(srv.ID)
-		if !ok {
-			var err error
-			if tools, err = eng.Tools(ctx, srv.ID); err != nil {
-				a.warn("%s: %s", srv.ID, oneLine(err))
-				continue
-			}
+func newRunHost(ctx context.Context, a *app, b mux.Backend) (*runHost, error) {
+	cat, err := b.Catalog(ctx, true)
+	if err != nil {
+		return nil, err
+	}
+	h := &runHost{a: a, b: b, surface: cat.Surface, tools: map[string][]catalog.Tool{}}
+	for _, s := range cat.Servers {
+		if s.Err != nil {
+			a.warn("%s: %s", s.ID, oneLine(s.Err))
+			continue
 		}
-		h.tools[srv.ID] = tools
+		h.tools[s.ID] = s.Tools
 	}
 	return h, nil
 }
@@ -115,24 +117,28 @@ func (h *runHost) Tools() map[string][]string {
 }
 
 func (h *runHost) Call(ctx context.Context, server, tool string, args json.RawMessage) (*catalog.Result, error) {
-	return h.eng.Call(ctx, server, tool, args)
+	return h.b.Call(ctx, server, tool, args)
 }
 
 func (h *runHost) List(ctx context.Context, server string) ([]catalog.Tool, error) {
 	if server != "" {
-		srv, ok := h.eng.Surface().Server(server)
+		srv, ok := h.surface.Server(server)
 		if !ok {
 			return nil, &catalog.NotAvailableError{Server: server}
 		}
 		return h.tools[srv.ID], nil
 	}
 	var all []catalog.Tool
-	for _, srv := range h.eng.Surface().Servers {
+	for _, srv := range h.surface.Servers {
 		all = append(all, h.tools[srv.ID]...)
 	}
 	return all, nil
 }
 
 func (h *runHost) Search(ctx context.Context, query string, limit int) ([]catalog.Tool, error) {
-	return searchTools(ctx, h.a, h.eng, query, searchOptions{limit: limit})
+	ans, err := h.a.search(ctx, h.b, search.Request{Text: query, Limit: limit})
+	if err != nil {
+		return nil, err
+	}
+	return ans.Tools, nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/toolsmode"
+	"github.com/mcpsh/mcp/mux"
 )
 
 // serveCmd is tools mode: one stdio MCP server for one agent. --agent is a
@@ -22,17 +23,18 @@ func (serveCmd) Run(a *app) error {
 			hint: "`mcp check` prints each agent's surface and mode",
 		}
 	}
-	r, s, err := a.surface()
+	_, cfg, err := a.config()
 	if err != nil {
 		return err
 	}
+	s := cfg.Surface
 	if s.Mode != catalog.ModeTools {
 		return &usageError{
 			msg:  (&toolsmode.ModeError{Agent: s.Agent, Mode: s.Mode}).Error(),
 			hint: fmt.Sprintf("give the agent `mode: tools` in its mcp block, or run it in cli mode with `mcp session start --agent %s`", a.agent),
 		}
 	}
-	eng := newEngine(r, s)
+	eng := mux.NewEngineFor(cfg, upstreamOptions())
 	defer eng.Close()
 	// The server lives until its client closes stdin or a signal stops it;
 	// --timeout bounds start-up and each upstream call, not the server.
@@ -45,11 +47,7 @@ func (serveCmd) Run(a *app) error {
 	defer cancel()
 	// A required server that cannot be bound fails the launch, as it does
 	// for a session.
-	bound := 0
-	if err := bindRequired(startCtx, s, func(ctx context.Context, id string) (int, error) {
-		ts, err := eng.Bind(ctx, id)
-		return len(ts), err
-	}, &bound); err != nil {
+	if _, err := mux.BindRequired(startCtx, s, eng); err != nil {
 		return err
 	}
 	srv, err := toolsmode.New(startCtx, eng, toolsmode.Options{

@@ -17,6 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpsh/mcp/internal/exit"
+	"github.com/mcpsh/mcp/internal/session"
 	"github.com/mcpsh/mcp/internal/testenv"
 	"github.com/mcpsh/mcp/internal/toolsmode"
 )
@@ -32,7 +33,7 @@ func serveEnv(t *testing.T) []string {
 	dir, node, home := testenv.Dir(t), testenv.Node(t), t.TempDir()
 	modules := filepath.Join(dir, "node_modules", "@modelcontextprotocol")
 	return []string{
-		sessionEnv + "=" + unsetSession,
+		session.EnvVar + "=" + unsetSession,
 		"HOME=" + home,
 		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"),
 		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
@@ -103,7 +104,7 @@ func TestServe_Usage(t *testing.T) {
 			"mcp: error: agent shell is in cli mode; mcp serve is for tools mode",
 			"mcp: hint: give the agent `mode: tools` in its mcp block, or run it in cli mode with `mcp session start --agent shell`",
 		}},
-		{"in a session", append(slices.Clip(env), sessionEnv+"=0123456789abcdef0123"), []string{"serve", "--agent", "tooler"}, exit.Usage, []string{
+		{"in a session", append(slices.Clip(env), session.EnvVar+"=0123456789abcdef0123"), []string{"serve", "--agent", "tooler"}, exit.Usage, []string{
 			"mcp: error: mcp serve: administrative commands (a session has search, list, call and run) are not available in a session: the session's surface is fixed when it starts",
 			"mcp: hint: ask whoever started the session for a session with the capability you need",
 		}},

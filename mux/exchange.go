@@ -1,0 +1,101 @@
+package mux
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+)
+
+// do sends one request and decodes the final response into r. A wire
+// error in the response comes back as the typed error it stands for. A
+// multiplexer of another environment (Stale) is replaced once, and the
+// request sent to the new one.
+func (c *Client) do(ctx context.Context, req *request, r *response) error {
+	req.V, req.Env = wireVersion, c.env
+	if err := c.exchange(ctx, req, r); err != nil {
+		return err
+	}
+	if r.Stale && c.restart != nil {
+		fresh, err := c.restart(ctx)
+		if err != nil {
+			return err
+		}
+		c.socket, c.pending, c.restart = fresh.socket, fresh.pending, nil
+		if err := c.exchange(ctx, req, r); err != nil {
+			return err
+		}
+	}
+	switch {
+	case r.Version != 0 && r.Version != wireVersion:
+		return fmt.Errorf("the multiplexer on %s speaks another protocol", c.socket)
+	case r.Stale:
+		return fmt.Errorf("the multiplexer on %s runs in another environment", c.socket)
+	}
+	if len(r.Warnings) > 0 && c.warn != nil && !c.warned {
+		c.warned = true
+		for _, w := range r.Warnings {
+			c.warn(w)
+		}
+	}
+	return decodeError(r.Error)
+}
+
+// exchange writes req on a connection of its own (the one Ensure made, the
+// first time) and reads until the final response.
+func (c *Client) exchange(ctx context.Context, req *request, r *response) error {
+	conn := c.pending
+	c.pending = nil
+	if conn == nil {
+		var err error
+		if conn, err = dialSocket(ctx, c.socket); err != nil {
+			return err
+		}
+	}
+	defer conn.Close()
+	// Closing the connection is how a request is cancelled.
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	defer stop()
+	if err := json.NewEncoder(conn).Encode(req); err != nil {
+		return c.ctxOr(ctx, err)
+	}
+	return c.read(ctx, conn, r)
+}
+
+// read decodes responses until the final one, telling OnConnecting's
+// function of the servers the request waits for.
+func (c *Client) read(ctx context.Context, conn net.Conn, r *response) error {
+	dec := json.NewDecoder(conn)
+	waiting := map[string]func(){}
+	defer func() {
+		for _, done := range waiting {
+			done()
+		}
+	}()
+	for {
+		*r = response{}
+		if err := dec.Decode(r); err != nil {
+			return c.ctxOr(ctx, err)
+		}
+		switch {
+		case r.Connecting != "":
+			if c.connecting != nil && waiting[r.Connecting] == nil {
+				waiting[r.Connecting] = c.connecting(r.Connecting)
+			}
+		case r.Connected != "":
+			if done := waiting[r.Connected]; done != nil {
+				done()
+				delete(waiting, r.Connected)
+			}
+		default:
+			return nil
+		}
+	}
+}
+
+func (c *Client) ctxOr(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return &transportError{err: err}
+}

@@ -1,0 +1,92 @@
+package mux
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/mcpsh/mcp/internal/exit"
+	"github.com/mcpsh/mcp/internal/session"
+	"github.com/mcpsh/mcp/mux/upstream"
+)
+
+// defaultIdle is how long an idle multiplexer outside a session, and an
+// unused upstream connection, live unless MCP_MUX_IDLE and
+// MCP_UPSTREAM_IDLE say otherwise.
+const defaultIdle = 10 * time.Minute
+
+// Main is the multiplexer process: `mcp __mux`, started by Open or
+// StartSession with its target in the environment. It serves the target's
+// socket until it is stopped, idle, or its session ends, and returns the
+// exit code. Its stderr is its log file. opts configure its upstream
+// connections; requests for input are logged.
+func Main(stderr io.Writer, opts upstream.Options) int {
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	t, err := targetFromEnv()
+	if err != nil {
+		Ready(err, false)
+		return exit.Usage
+	}
+	socket, err := t.Socket()
+	if err != nil {
+		Ready(err, false)
+		return exit.Upstream
+	}
+	ln, release, err := Listen(socket)
+	if err != nil {
+		Ready(err, false)
+		return exit.Upstream
+	}
+	defer release()
+	opts.OnElicitation = func(e upstream.Elicitation) { log.Info(e.String()) }
+	d, err := NewDaemon(daemonOptions(t, log, opts))
+	if err != nil {
+		ln.Close()
+		Ready(err, true)
+		return exit.Config
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	signal.Ignore(syscall.SIGHUP, syscall.SIGPIPE)
+	log.Info("multiplexer started", "pid", os.Getpid(), "session", t.InSession)
+	Ready(nil, false)
+	if err := d.Serve(ctx, ln); err != nil {
+		log.Warn("closing upstream connections", "err", err)
+	}
+	log.Info("multiplexer stopped")
+	return exit.OK
+}
+
+func daemonOptions(t Target, log *slog.Logger, opts upstream.Options) DaemonOptions {
+	d := DaemonOptions{
+		Label:        t.label(),
+		Logger:       log,
+		IgnoreEnv:    selectorEnv,
+		Idle:         envDuration(idleEnv, defaultIdle),
+		UpstreamIdle: envDuration(upIdleEnv, defaultIdle),
+		NewEngine:    func(cfg *Config) *Engine { return NewEngineFor(cfg, opts) },
+		Load:         t.Load,
+	}
+	if t.InSession {
+		d.Session = t.Session
+		d.Idle = 0 // a session's multiplexer lives as long as the session
+		d.Alive = func() bool {
+			_, err := session.Load(t.Session)
+			var nf *session.NotFoundError
+			return !errors.As(err, &nf)
+		}
+	}
+	return d
+}
+
+func envDuration(name string, def time.Duration) time.Duration {
+	if d, err := time.ParseDuration(os.Getenv(name)); err == nil && d >= 0 {
+		return d
+	}
+	return def
+}

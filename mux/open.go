@@ -1,0 +1,159 @@
+package mux
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/clip"
+	"github.com/mcpsh/mcp/internal/session"
+	"github.com/mcpsh/mcp/mux/upstream"
+)
+
+// OpenOptions configure Open and StartSession.
+type OpenOptions struct {
+	// Upstream configures the connections of an engine in this process,
+	// when there is no multiplexer.
+	Upstream upstream.Options
+	// Warn hears, one line each, what the configuration's reader noticed
+	// and that no multiplexer could be used.
+	Warn func(string)
+	// Connecting, if set, is called when a request has to wait for a
+	// server to be started or reached; the function it returns is called
+	// once the wait is over.
+	Connecting func(server string) (done func())
+}
+
+func (o OpenOptions) warn(format string, args ...any) {
+	if o.Warn != nil {
+		o.Warn(fmt.Sprintf(format, args...))
+	}
+}
+
+// Open returns what the verbs talk to for t: its multiplexer, started when
+// it is not running, or where none can run (MCP_NO_MUX, a system without
+// them, a binary that `go run` will delete) an engine in this process.
+// When a multiplexer cannot be started, Open says so and connects
+// directly; when the multiplexer could not read the configuration, the
+// direct path reads it again and says what is wrong.
+func Open(ctx context.Context, t Target, o OpenOptions) (Backend, error) {
+	if !direct(t) {
+		c, err := t.client(ctx, o)
+		if err == nil {
+			return c, nil
+		}
+		var se *StartError
+		if !errors.As(err, &se) || !se.Config {
+			if ctx.Err() != nil {
+				return nil, err
+			}
+			o.warn("the multiplexer is unavailable (%s); connecting directly", clip.Line(err.Error()))
+		}
+	}
+	cfg, err := t.Load()
+	if cfg != nil && !t.InSession {
+		for _, w := range cfg.Warnings {
+			o.warn("%s", w)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return NewEngineFor(cfg, o.Upstream), nil
+}
+
+// direct says whether t is served in this process rather than by a
+// multiplexer.
+func direct(t Target) bool {
+	switch {
+	case !DaemonSupported, os.Getenv(NoMuxEnv) != "":
+		return true
+	case t.InSession:
+		return !session.ValidID(t.Session)
+	}
+	// go run deletes this binary when it exits; a multiplexer of its
+	// build would serve no later invocation.
+	return goRunBinary()
+}
+
+// goRunBinary says whether this binary was built by `go run`, which keeps
+// it in a temporary go-build directory and deletes it on exit.
+func goRunBinary() bool {
+	exe, err := os.Executable()
+	return err == nil && IsGoRunPath(exe)
+}
+
+// IsGoRunPath says whether exe is where `go run` puts the binary it builds.
+func IsGoRunPath(exe string) bool {
+	dir := filepath.Dir(exe)
+	return filepath.Base(dir) == "exe" && strings.HasPrefix(filepath.Base(filepath.Dir(filepath.Dir(dir))), "go-build")
+}
+
+// client is a client of t's multiplexer, started when none is running.
+// Outside a session the multiplexer must run in this process's
+// environment: one started from another gives way to one started from
+// ours on the first request.
+func (t Target) client(ctx context.Context, o OpenOptions) (*Client, error) {
+	socket, err := t.Socket()
+	if err != nil {
+		return nil, err
+	}
+	start := func(ctx context.Context) (*Client, error) {
+		return Ensure(ctx, socket, func() (*exec.Cmd, error) {
+			cmd, err := t.command()
+			if err != nil {
+				return nil, err
+			}
+			if f, err := openLog(socket); err == nil {
+				cmd.Stderr = f // closed by Ensure once the child has its copy
+			}
+			return cmd, nil
+		})
+	}
+	c, err := start(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c.connecting = o.Connecting
+	if !t.InSession {
+		c.warn = o.Warn
+		c.env = StampEnv(selectorEnv...).Digest
+		c.restart = func(ctx context.Context) (*Client, error) {
+			_ = c.Stop(ctx)
+			if !WaitGone(socket, 5*time.Second) {
+				return nil, errors.New("the multiplexer for another environment did not stop")
+			}
+			return start(ctx)
+		}
+	}
+	return c, nil
+}
+
+// openLog opens the multiplexer's log next to its socket (0600).
+func openLog(socket string) (*os.File, error) {
+	return os.OpenFile(socket+".log", os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+}
+
+// Binder connects to a server and lists its tools, never from the cache,
+// as a required server must be bound at launch.
+type Binder interface {
+	Bind(ctx context.Context, server string) ([]catalog.Tool, error)
+}
+
+// BindError says a required server could not be bound at launch.
+type BindError struct {
+	Server string
+	Err    error
+}
+
+func (e *BindError) Error() string {
+	return fmt.Sprintf("session not started: required server %s: %v", e.Server, e.Err)
+}
+
+func (e *BindError) Unwrap() error { return e.Err }

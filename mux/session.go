@@ -1,0 +1,93 @@
+package mux
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/clip"
+	"github.com/mcpsh/mcp/internal/session"
+)
+
+// BindRequired binds the surface's required servers in parallel, as a
+// session and tools mode must at launch, and returns how many tools they
+// have; the first failure is a *BindError naming the server.
+func BindRequired(ctx context.Context, s *catalog.Surface, b Binder) (int, error) {
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(4)
+	counts := make([]int, len(s.Servers))
+	for i, srv := range s.Servers {
+		if !srv.Required {
+			continue
+		}
+		g.Go(func() error {
+			tools, err := b.Bind(gctx, srv.ID)
+			if err != nil {
+				if errors.Is(err, context.Canceled) && ctx.Err() == nil {
+					return nil // another server failed first
+				}
+				return &BindError{Server: srv.ID, Err: err}
+			}
+			counts[i] = len(tools)
+			return nil
+		})
+	}
+	err := g.Wait()
+	n := 0
+	for _, c := range counts {
+		n += c
+	}
+	return n, err
+}
+
+// StartSession starts the multiplexer of a session whose state is saved
+// and binds its required servers through it, returning how many tools
+// they have. Where no multiplexer can run it binds them directly, which
+// checks them but keeps nothing warm. On failure the multiplexer is
+// stopped; the state is the caller's to remove.
+func StartSession(ctx context.Context, st *session.State, o OpenOptions) (int, error) {
+	t := SessionTarget(st.ID)
+	var b Binder
+	if DaemonSupported && !direct(t) {
+		c, err := t.client(ctx, o)
+		if err == nil {
+			b = c
+		} else {
+			var se *StartError
+			if errors.As(err, &se) && se.Config {
+				return 0, err
+			}
+			o.warn("the multiplexer is unavailable (%s); the session will connect directly", clip.Line(err.Error()))
+		}
+	}
+	if b == nil {
+		cfg, err := t.Load()
+		if err != nil {
+			return 0, err
+		}
+		eng := NewEngineFor(cfg, o.Upstream)
+		defer eng.Close()
+		b = eng
+	}
+	n, err := BindRequired(ctx, st.Surface, b)
+	if err != nil {
+		_ = StopSession(ctx, st.ID)
+	}
+	return n, err
+}
+
+// StopSession stops a session's multiplexer, if one runs, and waits until
+// it has closed every upstream connection and exited.
+func StopSession(ctx context.Context, id string) error {
+	if !DaemonSupported {
+		return nil
+	}
+	socket, err := SessionTarget(id).Socket()
+	if err != nil {
+		return nil
+	}
+	return Shutdown(ctx, socket, 10*time.Second)
+}

@@ -1,0 +1,189 @@
+package mux
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/session"
+	"github.com/mcpsh/mcp/manifests"
+)
+
+// The multiplexer is the mcp binary started as `mcp __mux`, with what to
+// serve in its environment: a session's id in MCP_SESSION, or a Target in
+// MCP_MUX_SPEC. It is not a verb: nobody types it, and inside a session it
+// can only ever serve that session.
+const (
+	// Arg is the argument that makes the mcp binary the multiplexer.
+	Arg = "__mux"
+	// NoMuxEnv set (to anything) makes every invocation connect directly.
+	NoMuxEnv = "MCP_NO_MUX"
+
+	specEnv   = "MCP_MUX_SPEC"
+	idleEnv   = "MCP_MUX_IDLE"      // how long an idle multiplexer outside a session lives
+	upIdleEnv = "MCP_UPSTREAM_IDLE" // how long an unused upstream connection stays open
+)
+
+// selectorEnv are the variables that only say which multiplexer to run;
+// they are not part of the environment its servers inherit.
+var selectorEnv = []string{session.EnvVar, specEnv, NoMuxEnv}
+
+// Target is what one multiplexer serves: a session, or outside one a recipe
+// (or the user's own configuration, seen from Root) and an agent.
+type Target struct {
+	// Session is the id of the session served; InSession says there is
+	// one (an empty id inside a session is still a session, and fails).
+	Session   string `json:"-"`
+	InSession bool   `json:"-"`
+
+	Root  string `json:"root"`
+	User  bool   `json:"user,omitempty"`
+	Agent string `json:"agent,omitempty"`
+}
+
+// SessionTarget is the target of session id.
+func SessionTarget(id string) Target { return Target{Session: id, InSession: true} }
+
+// HostTarget is the target outside a session of the recipe at root (or the
+// user's configuration with user set) and agent ("" for the package
+// boundary). root is made absolute.
+func HostTarget(root string, user bool, agent string) (Target, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return Target{}, err
+	}
+	return Target{Root: abs, User: user, Agent: agent}, nil
+}
+
+// Key names the target's multiplexer: a session, or a recipe, agent and
+// build of this binary, so that a rebuilt mcp never talks to a multiplexer
+// of the old one.
+func (t Target) Key() string {
+	h := sha256.New()
+	if t.InSession {
+		fmt.Fprintf(h, "session\x00%s", t.Session)
+	} else {
+		fmt.Fprintf(h, "host\x00%s\x00%v\x00%s\x00%s", t.Root, t.User, t.Agent, exeStamp())
+	}
+	return hex.EncodeToString(h.Sum(nil)[:10])
+}
+
+// Socket is where the target's multiplexer listens.
+func (t Target) Socket() (string, error) { return SocketPath(t.Key()) }
+
+// exeStamp identifies this build of the binary.
+func exeStamp() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return "unknown"
+	}
+	st, err := os.Stat(exe)
+	if err != nil {
+		return exe
+	}
+	return exe + "\x00" + strconv.FormatInt(st.Size(), 10) + "\x00" + strconv.FormatInt(st.ModTime().UnixNano(), 10)
+}
+
+// label says what the multiplexer serves, for status.
+func (t Target) label() string {
+	if t.InSession {
+		return "session " + t.Session
+	}
+	label := "recipe " + t.Root
+	if t.User {
+		label = "your own configuration, from " + t.Root
+	}
+	if t.Agent != "" {
+		label += ", agent " + t.Agent
+	}
+	return label
+}
+
+// command starts the target's multiplexer: this binary, with the caller's
+// environment less the selector variables, and the target's own.
+func (t Target) command() (*exec.Cmd, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(exe, Arg)
+	cmd.Args[0] = "mcp"
+	cmd.Env = []string{}
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); k != session.EnvVar && k != specEnv {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	if t.InSession {
+		cmd.Env = append(cmd.Env, session.EnvVar+"="+t.Session)
+	} else {
+		b, _ := json.Marshal(t)
+		cmd.Env = append(cmd.Env, specEnv+"="+string(b))
+	}
+	// The multiplexer's working directory never matters to it; / never
+	// keeps a directory busy.
+	cmd.Dir = "/"
+	return cmd, nil
+}
+
+// targetFromEnv is the target a multiplexer was started for.
+func targetFromEnv() (Target, error) {
+	if id, ok := os.LookupEnv(session.EnvVar); ok {
+		return SessionTarget(id), nil
+	}
+	var t Target
+	if err := json.Unmarshal([]byte(os.Getenv(specEnv)), &t); err != nil || t.Root == "" {
+		return Target{}, errors.New("no configuration to serve")
+	}
+	return t, nil
+}
+
+// Load reads what the target serves. Outside a session that is the
+// recipe's endpoints and the surface of the agent (warnings included, also
+// with an error). A session keeps the surface it started with and re-reads
+// only the endpoints, so that rotated credentials are picked up.
+func (t Target) Load() (*Config, error) {
+	if t.InSession {
+		st, err := session.Load(t.Session)
+		if err != nil {
+			return nil, err
+		}
+		r, err := manifests.Read(st.Root, st.User)
+		if err != nil {
+			return nil, err
+		}
+		return &Config{Surface: st.Surface, Endpoints: r.Endpoints, Watch: watchList(r)}, nil
+	}
+	r, err := manifests.Read(t.Root, t.User)
+	if err != nil {
+		return nil, err
+	}
+	s, warns, err := catalog.Resolve(r, t.Agent)
+	cfg := &Config{Surface: s, Endpoints: r.Endpoints, Warnings: append(slices.Clone(r.Warnings), warns...), Watch: watchList(r)}
+	return cfg, err
+}
+
+// watchList is every file the recipe was read from and the directories
+// where files it would read may appear.
+func watchList(r *manifests.Recipe) []string {
+	list := slices.Clone(r.Files)
+	if !r.User {
+		list = append(list, r.Root, filepath.Join(r.Root, ".pi"), filepath.Join(r.Root, "agents"))
+	}
+	var out []string
+	for _, p := range list {
+		if _, err := os.Stat(p); err == nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}

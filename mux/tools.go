@@ -1,0 +1,287 @@
+package mux
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/manifests"
+	"github.com/mcpsh/mcp/mux/upstream"
+	"github.com/mcpsh/mcp/search"
+)
+
+// Cached returns a server's authorized tools as last recorded in the
+// catalog cache, without connecting; ok is false when it has not been seen.
+func (e *Engine) Cached(server string) (tools []catalog.Tool, ok bool) {
+	s := e.Surface()
+	srv, found := s.Server(server)
+	if !found {
+		return nil, false
+	}
+	entry := e.cached(srv.ID)
+	if entry == nil {
+		return nil, false
+	}
+	return s.Filter(srv.ID, entry.Tools), true
+}
+
+// cached is a server's entry in the catalog cache, or nil.
+func (e *Engine) cached(server string) *catalog.CacheEntry {
+	if e.cache == nil {
+		return nil
+	}
+	key, ok := e.EndpointKey(server)
+	if !ok {
+		return nil
+	}
+	return e.cache.Load(key)
+}
+
+// trusted says whether a cache entry may answer for a server: it is recent
+// and the server has not been unavailable since it was written, so that a
+// server that needs a login or went down says so.
+func (e *Engine) trusted(server string, entry *catalog.CacheEntry) bool {
+	e.mu.Lock()
+	failed := e.failed[manifests.CanonicalID(server)]
+	e.mu.Unlock()
+	return time.Since(entry.Fetched) < CacheTTL && entry.Fetched.After(failed)
+}
+
+// noteFailure records when a server was last unavailable.
+func (e *Engine) noteFailure(server string, err error) {
+	var ue *upstream.UnavailableError
+	if !errors.As(err, &ue) || errors.Is(err, context.Canceled) {
+		return
+	}
+	e.mu.Lock()
+	e.failed[manifests.CanonicalID(server)] = time.Now()
+	e.mu.Unlock()
+}
+
+func (e *Engine) server(id string) (*catalog.ServerSurface, *catalog.Surface, error) {
+	s := e.Surface()
+	srv, ok := s.Server(id)
+	if !ok {
+		return nil, s, &catalog.NotAvailableError{Server: id}
+	}
+	return srv, s, nil
+}
+
+// CacheTTL is how long a tool list in the catalog cache answers for a
+// server that is not connected. A connected server's list is always its
+// own, kept current by its list_changed notifications.
+const CacheTTL = time.Hour
+
+// Bind connects to a server and lists its tools, as a required server must
+// at session start: never from the cache.
+func (e *Engine) Bind(ctx context.Context, server string) ([]catalog.Tool, error) {
+	return e.tools(ctx, server, true)
+}
+
+// Tools lists a server's authorized tools. A server that is not connected
+// and was listed within CacheTTL answers from the catalog cache.
+func (e *Engine) Tools(ctx context.Context, server string) ([]catalog.Tool, error) {
+	return e.tools(ctx, server, false)
+}
+
+func (e *Engine) tools(ctx context.Context, server string, connect bool) ([]catalog.Tool, error) {
+	srv, s, err := e.server(server)
+	if err != nil {
+		return nil, err
+	}
+	if !connect && !e.connected(srv.ID) {
+		if entry := e.cached(srv.ID); entry != nil && e.trusted(srv.ID, entry) {
+			return s.Filter(srv.ID, entry.Tools), nil
+		}
+	}
+	tools, broke, err := e.listed(ctx, srv)
+	if broke && ctx.Err() == nil {
+		// Listing is safe to repeat: one more try on a fresh connection
+		// hides a server that went away between two uses.
+		tools, _, err = e.listed(ctx, srv)
+	}
+	e.noteFailure(srv.ID, err)
+	if err != nil {
+		return nil, err
+	}
+	return s.Filter(srv.ID, tools), nil
+}
+
+// listed returns a server's tools as listed; broke says the connection
+// broke under the request, so that a new one might succeed.
+func (e *Engine) listed(ctx context.Context, srv *catalog.ServerSurface) (_ []catalog.Tool, broke bool, _ error) {
+	c, err := e.connect(ctx, srv)
+	if err != nil {
+		return nil, false, err
+	}
+	c.toolsMu.Lock()
+	defer c.toolsMu.Unlock()
+	if c.tools == nil {
+		c.busy.Add(1)
+		gen := c.changes.Load()
+		tools, err := c.up.ListTools(ctx)
+		c.busy.Add(-1)
+		c.touch()
+		if err != nil {
+			broke = c.dead()
+			e.forgetBroken(srv.ID, c, err)
+			return nil, broke, err
+		}
+		c.tools, c.listed = tools, gen
+		e.record(srv.ID, tools)
+	}
+	return c.tools, false, nil
+}
+
+func (e *Engine) record(server string, tools []catalog.Tool) {
+	key, ok := e.EndpointKey(server)
+	if e.cache == nil || !ok {
+		return
+	}
+	// A cache that cannot be written only costs a later reconnect.
+	_ = e.cache.Store(key, &catalog.CacheEntry{Server: server, Fetched: time.Now().UTC(), Tools: tools})
+}
+
+// Tool returns one authorized tool. A tool outside the surface and a tool
+// the server does not offer give the same NotAvailableError. A tool the
+// cached list lacks is looked for again on a live connection: the server
+// may have added it since.
+func (e *Engine) Tool(ctx context.Context, server, tool string) (catalog.Tool, error) {
+	if err := e.Surface().Check(server, tool); err != nil {
+		return catalog.Tool{}, err
+	}
+	live := e.connected(server)
+	tools, err := e.Tools(ctx, server)
+	if err != nil {
+		return catalog.Tool{}, err
+	}
+	if t, ok := find(tools, tool); ok {
+		return t, nil
+	}
+	if !live {
+		if tools, err = e.Bind(ctx, server); err != nil {
+			return catalog.Tool{}, err
+		}
+		if t, ok := find(tools, tool); ok {
+			return t, nil
+		}
+	}
+	return catalog.Tool{}, &catalog.NotAvailableError{Server: server, Tool: tool}
+}
+
+func find(tools []catalog.Tool, name string) (catalog.Tool, bool) {
+	for _, t := range tools {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return catalog.Tool{}, false
+}
+
+// Call calls an authorized tool. A call is never repeated: when the
+// connection breaks under it, the caller gets the error and the next call
+// reconnects.
+func (e *Engine) Call(ctx context.Context, server, tool string, args json.RawMessage) (*catalog.Result, error) {
+	s := e.Surface()
+	if err := s.Check(server, tool); err != nil {
+		return nil, err
+	}
+	srv, _ := s.Server(server)
+	return e.call(ctx, srv, tool, args)
+}
+
+// Invoke implements Backend: the gate is checked once, by Tool, and the
+// arguments are checked against the schema as compiled the first time.
+func (e *Engine) Invoke(ctx context.Context, server, tool string, in Args) (*Invoked, error) {
+	t, err := e.Tool(ctx, server, tool)
+	if err != nil {
+		return nil, err
+	}
+	args, err := catalog.BuildArgs(t.InputSchema, in.Base, in.Pairs)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.schemas.ValidateArgs(t.InputSchema, args); err != nil {
+		var ie *catalog.InvalidArgsError
+		if errors.As(err, &ie) {
+			ie.Signature = t.Server + "." + t.Signature()
+		}
+		return nil, err
+	}
+	srv, _ := e.Surface().Server(t.Server)
+	res, err := e.call(ctx, srv, t.Name, args)
+	if err != nil {
+		return nil, err
+	}
+	return &Invoked{Server: t.Server, Tool: t.Name, Result: res}, nil
+}
+
+func (e *Engine) call(ctx context.Context, srv *catalog.ServerSurface, tool string, args json.RawMessage) (*catalog.Result, error) {
+	c, err := e.connect(ctx, srv)
+	if err != nil {
+		e.noteFailure(srv.ID, err)
+		return nil, err
+	}
+	c.busy.Add(1)
+	res, err := c.up.CallTool(ctx, tool, args)
+	c.busy.Add(-1)
+	c.touch()
+	if err != nil {
+		e.noteFailure(srv.ID, err)
+		e.forgetBroken(srv.ID, c, err)
+		return nil, err
+	}
+	return res, nil
+}
+
+// Known returns a server's authorized tools from the catalog cache when it
+// has been seen, however long ago, and else lists them. Search and the
+// script runner use it: a server seen before is not contacted.
+func (e *Engine) Known(ctx context.Context, server string) ([]catalog.Tool, error) {
+	if tools, ok := e.Cached(server); ok {
+		return tools, nil
+	}
+	return e.Tools(ctx, server)
+}
+
+// Catalog implements Backend: every server's tools as Tools gives them, or
+// with known as Known does, fetched four at a time.
+func (e *Engine) Catalog(ctx context.Context, known bool) (*Catalog, error) {
+	s := e.Surface()
+	out := &Catalog{Surface: s, Servers: make([]ServerTools, len(s.Servers))}
+	var g errgroup.Group
+	g.SetLimit(4)
+	for i, srv := range s.Servers {
+		g.Go(func() error {
+			list := e.Tools
+			if known {
+				list = e.Known
+			}
+			tools, err := list(ctx, srv.ID)
+			out.Servers[i] = ServerTools{ID: srv.ID, Tools: tools, Err: err}
+			return nil
+		})
+	}
+	_ = g.Wait()
+	return out, nil
+}
+
+// Search implements Backend. Searches run one at a time, so that two never
+// wait for each other's lock on the persisted index.
+func (e *Engine) Search(ctx context.Context, req search.Request) (*search.Answer, error) {
+	e.searchMu.Lock()
+	defer e.searchMu.Unlock()
+	return search.Run(ctx, e, req)
+}
+
+func (e *Engine) forgetBroken(server string, c *link, err error) {
+	var ue *upstream.UnavailableError
+	if errors.As(err, &ue) && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+		e.drop(manifests.CanonicalID(server), c)
+		_ = c.up.Close()
+	}
+}
