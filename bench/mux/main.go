@@ -143,6 +143,15 @@ func run(o options, stdout, stderr io.Writer) (err error) {
 			os.Exit(130)
 		}
 	}()
+	if err := b.measureAll(); err != nil {
+		return err
+	}
+	report(stdout, &b.res, o)
+	return nil
+}
+
+// measureAll takes every measurement in turn.
+func (b *bench) measureAll() error {
 	if err := b.prepare(); err != nil {
 		return err
 	}
@@ -156,7 +165,7 @@ func run(o options, stdout, stderr io.Writer) (err error) {
 		{"10 servers, 10,000 tools", b.scale},
 	}
 	for _, s := range steps {
-		fmt.Fprintf(stderr, "muxbench: %s… (load %s)\n", s.name, loadAvg())
+		fmt.Fprintf(b.log, "muxbench: %s… (load %s)\n", s.name, loadAvg())
 		if err := s.f(); err != nil {
 			return fmt.Errorf("%s: %w", s.name, err)
 		}
@@ -165,7 +174,6 @@ func run(o options, stdout, stderr io.Writer) (err error) {
 	if m, err := readMem(os.Getpid()); err == nil {
 		b.res.spawnerHWM = m.hwm
 	}
-	report(stdout, &b.res, o)
 	return nil
 }
 
