@@ -16,7 +16,8 @@ const (
 	targetColdRatio   = 1.15
 	targetNpxRatio    = 0.5
 	targetMuxHWMMiB   = 80.0
-	inaccurateSamples = 30 // fewer samples make a p95 little more than the maximum
+	targetStartRatio  = 1.05 // warm call ÷ `mcp --version`: little beyond the process start
+	inaccurateSamples = 30   // fewer samples make a p95 little more than the maximum
 )
 
 // report prints every figure as Markdown.
@@ -29,6 +30,9 @@ func report(w io.Writer, r *results, o options) {
 	callRows(t, r)
 	scaleRows(t, r.scale)
 	t.notes(len(r.warmMcp.samples) < inaccurateSamples || len(r.warmMcporter.samples) < inaccurateSamples)
+	if r.cmp != nil {
+		reportComparison(w, r.cmp, r.spawnerHWM)
+	}
 	reportInits(w, r.inits)
 	reportEvidence(w, r)
 }
@@ -69,6 +73,34 @@ func (t *table) ratio(name string, num, den *series, target string, ok func(floa
 		met = yes(ok(m))
 	}
 	fmt.Fprintf(t.w, "| %s | %s | %s (of p95s) | | | | %s | %s |\n", name, times(m), times(p), target, met)
+}
+
+// ratioCPU is ratio with the ratio of the CPU medians as well.
+func (t *table) ratioCPU(name string, num, den *series, target string, ok func(float64) bool) {
+	m, p, c := ratios(num, den)
+	met := ""
+	if ok != nil {
+		met = yes(ok(m))
+	}
+	fmt.Fprintf(t.w, "| %s | %s | %s (of p95s) | | %s | | %s | %s |\n", name, ratioText(m), ratioText(p), ratioText(c), target, met)
+}
+
+// ratios are num over den: of the medians and of the p95s of wall time,
+// and of the medians of CPU time (NaN where either has none).
+func ratios(num, den *series) (med, p95, cpu float64) {
+	med = median(num.walls()) / median(den.walls())
+	p95 = percentile(num.walls(), 95) / percentile(den.walls(), 95)
+	cpu = median(num.cpus()) / median(den.cpus())
+	return med, p95, cpu
+}
+
+// ratioText is a ratio as the report writes it; "—" where there is none
+// (no samples, or a zero below).
+func ratioText(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return "—"
+	}
+	return times(x)
 }
 
 // notes explains the figures at the floor, and warns when few samples
@@ -125,6 +157,45 @@ func scaleRows(t *table, s *scaleResult) {
 	fmt.Fprintf(w, "| the %d catalog servers' VmRSS, summed (for context) | %.1f MiB | | | | | | |\n", catalogServers, mib(s.upstreamRSS))
 }
 
+// reportComparison is the baseline build against the current one: both
+// warm, from the same loop.
+func reportComparison(w io.Writer, c *comparison, spawnerHWM int64) {
+	name := ""
+	if c.name != "" {
+		name = " (" + c.name + ")"
+	}
+	fmt.Fprintf(w, "\n### The baseline build against the current one\n\n")
+	fmt.Fprintf(w, "Baseline%s: `%s`, multiplexer pid %d; current: `%s`, multiplexer pid %d. "+
+		"Each build has its own multiplexer and server for the same recipe, both warm before the loop and the same after it; "+
+		"every round runs each build once per measurement, the first of them alternating.\n\n",
+		name, c.base.version, c.base.muxPID, c.cur.version, c.cur.muxPID)
+	t := newTable(w, spawnerHWM)
+	builds := []struct {
+		label string
+		r     *buildResult
+	}{{"baseline", &c.base}, {"current", &c.cur}}
+	for _, b := range builds {
+		t.row("warm `mcp call everything.echo message=hi`, "+b.label, b.r.call, "", "")
+	}
+	t.ratioCPU("current ÷ baseline, warm call", c.cur.call, c.base.call, "", nil)
+	for _, b := range builds {
+		t.row("`mcp --version`, "+b.label, &b.r.start, "", "")
+	}
+	t.ratioCPU("current ÷ baseline, `mcp --version`", &c.cur.start, &c.base.start, "", nil)
+	for _, b := range builds {
+		t.ratioCPU("warm call ÷ `mcp --version`, "+b.label, b.r.call, &b.r.start,
+			fmt.Sprintf("≤ %g×", targetStartRatio), func(x float64) bool { return x <= targetStartRatio })
+	}
+	for _, b := range builds {
+		t.row("warm `mcp search echo`, "+b.label, &b.r.search, "", "")
+	}
+	t.ratioCPU("current ÷ baseline, warm search", &c.cur.search, &c.base.search, "", nil)
+	for _, b := range builds {
+		t.ratioCPU("warm search ÷ `mcp --version`, "+b.label, &b.r.search, &b.r.start, "", nil)
+	}
+	t.notes(len(c.cur.call.samples) < inaccurateSamples)
+}
+
 func reportInits(w io.Writer, in initSummary) {
 	fmt.Fprintf(w, "\n### Package inits every mcp process pays (GODEBUG=inittrace=1 mcp version, %d processes)\n\n", inTotal(in))
 	fmt.Fprintf(w, "%d packages run an init; together a median %s of clock, the last one done %s after start.\n\n", in.count, ms(in.sum), ms(in.end))
@@ -138,6 +209,9 @@ func reportInits(w io.Writer, in initSummary) {
 func reportEvidence(w io.Writer, r *results) {
 	fmt.Fprintln(w, "\n### Evidence")
 	fmt.Fprintf(w, "\n- The warm multiplexer's server (same pid before and after the calls): `%s`\n", strings.Join(r.muxUpstream, "`, `"))
+	if c := r.cmp; c != nil {
+		fmt.Fprintf(w, "- The baseline's warm multiplexer's server (same pid before and after the calls): `%s`\n", strings.Join(c.base.upstream, "`, `"))
+	}
 	fmt.Fprintf(w, "- What the multiplexer started for the `npx -y` recipe: `%s` (%s)\n", strings.Join(r.npxUpstream, "`, `"), npxVerdict(r.npxUpstream))
 	fmt.Fprintf(w, "- mcporter's daemon after its calls (same daemon and server pid before and after, last-used time advanced):\n\n```\n%s\n```\n", r.mcporterState)
 }
