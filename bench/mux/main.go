@@ -43,25 +43,16 @@ type options struct {
 	runs          int    // samples of the cheap measurements
 	slowRuns      int    // samples of those that start node
 	keep          bool
+	baselineMcp   string // another build of mcp, measured warm beside mcp
+	baselineName  string // what the baseline is, for the report
 }
 
 func main() {
-	var o options
-	flag.StringVar(&o.mcp, "mcp", "", "the mcp binary to measure")
-	flag.StringVar(&o.dir, "dir", ".", "directory whose node_modules holds mcporter and server-everything (npm ci)")
-	flag.StringVar(&o.catalogServer, "catalogserver", "", "the catalogserver binary (scale measurement)")
-	flag.StringVar(&o.catalog, "catalog", "", "catalog file (JSON lines) the catalog servers grow their tools from (scale measurement)")
-	flag.StringVar(&o.noopBin, "noop", "", "a Go program that does nothing, built like mcp (./bench/mux/noop): the floor under process start")
-	flag.IntVar(&o.runs, "runs", 100, "samples of each warm measurement and of mcp version")
-	flag.IntVar(&o.slowRuns, "slow-runs", 30, "samples of each measurement that starts a server, and of mcporter")
-	flag.BoolVar(&o.keep, "keep", false, "keep the work directory (recipes, logs of the multiplexers)")
-	flag.Parse()
-	if o.mcp == "" || o.runs < 1 || o.slowRuns < 1 {
-		fmt.Fprintln(os.Stderr, "muxbench: --mcp is required, and --runs and --slow-runs must be at least 1")
-		os.Exit(2)
+	o, err := parseFlags(os.Args[1:], os.Stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		os.Exit(0)
 	}
-	if (o.catalog == "") != (o.catalogServer == "") {
-		fmt.Fprintln(os.Stderr, "muxbench: --catalog and --catalogserver go together")
+	if err != nil {
 		os.Exit(2)
 	}
 	// The report is printed once everything the run started is stopped
@@ -74,18 +65,55 @@ func main() {
 	_, _ = out.WriteTo(os.Stdout)
 }
 
+// parseFlags reads the command line; what is wrong with it, it also says
+// on stderr.
+func parseFlags(args []string, stderr io.Writer) (options, error) {
+	var o options
+	fs := flag.NewFlagSet("muxbench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&o.mcp, "mcp", "", "the mcp binary to measure")
+	fs.StringVar(&o.dir, "dir", ".", "directory whose node_modules holds mcporter and server-everything (npm ci)")
+	fs.StringVar(&o.catalogServer, "catalogserver", "", "the catalogserver binary (scale measurement)")
+	fs.StringVar(&o.catalog, "catalog", "", "catalog file (JSON lines) the catalog servers grow their tools from (scale measurement)")
+	fs.StringVar(&o.noopBin, "noop", "", "a Go program that does nothing, built like mcp (./bench/mux/noop): the floor under process start")
+	fs.IntVar(&o.runs, "runs", 100, "samples of each warm measurement and of mcp version")
+	fs.IntVar(&o.slowRuns, "slow-runs", 30, "samples of each measurement that starts a server, and of mcporter")
+	fs.BoolVar(&o.keep, "keep", false, "keep the work directory (recipes, logs of the multiplexers)")
+	fs.StringVar(&o.baselineMcp, "baseline-mcp", "", "another build of mcp, measured warm beside --mcp in the same loop")
+	fs.StringVar(&o.baselineName, "baseline-name", "", "what the baseline is (a revision), for the report")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	var err error
+	switch {
+	case fs.NArg() > 0:
+		err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	case o.mcp == "" || o.runs < 1 || o.slowRuns < 1:
+		err = errors.New("--mcp is required, and --runs and --slow-runs must be at least 1")
+	case (o.catalog == "") != (o.catalogServer == ""):
+		err = errors.New("--catalog and --catalogserver go together")
+	case o.baselineName != "" && o.baselineMcp == "":
+		err = errors.New("--baseline-name names the --baseline-mcp binary, which is missing")
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "muxbench:", err)
+	}
+	return o, err
+}
+
 // bench is one run of every measurement.
 type bench struct {
 	options
 	work    string // recipes, configuration, caches
 	sockDir string // TMPDIR of every child: where the multiplexers listen
 	env     []string
+	baseEnv []string // the baseline build's: its own cache, configuration and state
 	log     io.Writer
 	res     results
 }
 
 func run(o options, stdout, stderr io.Writer) (err error) {
-	for _, p := range []*string{&o.mcp, &o.dir, &o.catalogServer, &o.catalog, &o.noopBin} {
+	for _, p := range []*string{&o.mcp, &o.dir, &o.catalogServer, &o.catalog, &o.noopBin, &o.baselineMcp} {
 		if *p != "" {
 			if *p, err = filepath.Abs(*p); err != nil {
 				return err
@@ -143,6 +171,18 @@ func run(o options, stdout, stderr io.Writer) (err error) {
 			os.Exit(130)
 		}
 	}()
+	if err := b.measureAll(); err != nil {
+		return err
+	}
+	report(stdout, &b.res, o)
+	return nil
+}
+
+// measureAll takes every measurement in turn.
+func (b *bench) measureAll() error {
+	if err := b.setupBaseline(); err != nil {
+		return err
+	}
 	if err := b.prepare(); err != nil {
 		return err
 	}
@@ -156,7 +196,7 @@ func run(o options, stdout, stderr io.Writer) (err error) {
 		{"10 servers, 10,000 tools", b.scale},
 	}
 	for _, s := range steps {
-		fmt.Fprintf(stderr, "muxbench: %s… (load %s)\n", s.name, loadAvg())
+		fmt.Fprintf(b.log, "muxbench: %s… (load %s)\n", s.name, loadAvg())
 		if err := s.f(); err != nil {
 			return fmt.Errorf("%s: %w", s.name, err)
 		}
@@ -165,7 +205,6 @@ func run(o options, stdout, stderr io.Writer) (err error) {
 	if m, err := readMem(os.Getpid()); err == nil {
 		b.res.spawnerHWM = m.hwm
 	}
-	report(stdout, &b.res, o)
 	return nil
 }
 
@@ -210,6 +249,15 @@ func (b *bench) prepare() error {
 		return fmt.Errorf("mcp version: %v", err)
 	}
 	b.res.mcpVersion = strings.TrimSpace(out)
+	if c := b.res.cmp; c != nil {
+		c.cur.version = b.res.mcpVersion
+		v := child{dir: b.work, env: b.baseEnv, argv: []string{b.baselineMcp, "version"}}
+		out, _, err := v.output()
+		if err != nil {
+			return fmt.Errorf("the baseline's mcp version: %v", err)
+		}
+		c.base.version = strings.TrimSpace(out)
+	}
 	if out, err := exec.Command("node", "--version").Output(); err == nil {
 		b.res.node = strings.TrimSpace(string(out))
 	}

@@ -24,10 +24,27 @@ type results struct {
 	mcporterState string   // mcporter's daemon status after its calls
 
 	scale *scaleResult
+	cmp   *comparison // with --baseline-mcp
 
 	// spawnerHWM is the benchmark's own peak RSS, the floor under every
 	// child's ru_maxrss.
 	spawnerHWM int64
+}
+
+// comparison is a baseline build of mcp measured warm beside the current
+// one, in the same loop.
+type comparison struct {
+	name      string // what the baseline is (--baseline-name), or ""
+	base, cur buildResult
+}
+
+// buildResult is what one build of mcp did in the warm measurements.
+type buildResult struct {
+	version       string  // what its `mcp version` printed
+	call          *series // warm calls; the current build's are results.warmMcp
+	start, search series  // `mcp --version`; warm `mcp search echo`
+	muxPID        int
+	upstream      []string // command lines of its multiplexer's children
 }
 
 type scaleResult struct {
@@ -44,7 +61,12 @@ var echoArgs = []string{"call", "everything.echo", "message=hi"}
 const echoWant = "Echo: hi"
 
 func (b *bench) mcpCall(recipe string, extraEnv ...string) child {
-	return child{dir: recipe, env: append(slices.Clone(b.env), extraEnv...), want: echoWant, argv: append([]string{b.mcp}, echoArgs...)}
+	return callChild(b.mcp, append(slices.Clone(b.env), extraEnv...), recipe)
+}
+
+// callChild is the echo call of the mcp binary bin in recipe.
+func callChild(bin string, env []string, recipe string) child {
+	return child{dir: recipe, env: env, want: echoWant, argv: append([]string{bin}, echoArgs...)}
 }
 
 func (b *bench) mcporter(args ...string) child {
@@ -108,95 +130,6 @@ func (b *bench) stopMcporter() error {
 		return fmt.Errorf("mcporter daemon stop: %v: %s", err, tail(stderr))
 	}
 	return nil
-}
-
-// warm times calls through a multiplexer and through mcporter's daemon,
-// each with its server already connected, interleaved so that both see the
-// same load. It checks afterwards that neither started its server again.
-func (b *bench) warm() error {
-	if err := stopMultiplexers(b.sockDir); err != nil {
-		return err
-	}
-	call := b.mcpCall(b.everythingRecipe())
-	if _, err := call.run(); err != nil { // starts the multiplexer and the server
-		return err
-	}
-	m, err := theMultiplexer(b.sockDir)
-	if err != nil {
-		return err
-	}
-	up := descendants(m.pid)
-	if len(up) == 0 {
-		return fmt.Errorf("the multiplexer (pid %d) has no server running after a call", m.pid)
-	}
-
-	if _, stderr, err := b.mcporter("daemon", "start").output(); err != nil {
-		return fmt.Errorf("mcporter daemon start: %v: %s", err, tail(stderr))
-	}
-	porter := b.mcporter(echoArgs...)
-	porter.want = echoWant
-	if _, err := porter.run(); err != nil {
-		return err
-	}
-	before, err := b.mcporterStatus()
-	if err != nil {
-		return err
-	}
-	porterUp := descendants(before.pid)
-	if len(porterUp) == 0 {
-		return fmt.Errorf("mcporter's daemon (pid %d) has no server running after a call", before.pid)
-	}
-
-	version := child{dir: b.work, env: b.env, want: "mcp", argv: []string{b.mcp, "version"}}
-	trueCmd := child{dir: b.work, env: b.env, argv: []string{"true"}}
-	noop := child{dir: b.work, env: b.env, argv: []string{b.noopBin}}
-	for i := range max(b.runs, b.slowRuns) {
-		if i < b.runs {
-			if err := measure(&b.res.warmMcp, call); err != nil {
-				return err
-			}
-			if err := measure(&b.res.version, version); err != nil {
-				return err
-			}
-			if err := measure(&b.res.trueCmd, trueCmd); err != nil {
-				return err
-			}
-			if b.noopBin != "" {
-				if err := measure(&b.res.noop, noop); err != nil {
-					return err
-				}
-			}
-		}
-		if i < b.slowRuns {
-			if err := measure(&b.res.warmMcporter, porter); err != nil {
-				return err
-			}
-		}
-	}
-
-	// Neither side may have started its server again.
-	m2, err := theMultiplexer(b.sockDir)
-	if err != nil {
-		return err
-	}
-	if m2.pid != m.pid || !slices.Equal(descendants(m.pid), up) {
-		return fmt.Errorf("the multiplexer or its server changed during the warm calls (pid %d → %d)", m.pid, m2.pid)
-	}
-	for _, p := range up {
-		b.res.muxUpstream = append(b.res.muxUpstream, cmdline(p))
-	}
-	after, err := b.mcporterStatus()
-	if err != nil {
-		return err
-	}
-	if after.pid != before.pid || !slices.Equal(descendants(after.pid), porterUp) {
-		return fmt.Errorf("mcporter's daemon or its server changed during the warm calls (pid %d → %d)", before.pid, after.pid)
-	}
-	if after.lastUsed == before.lastUsed {
-		return fmt.Errorf("mcporter's daemon was not used by the calls: last used still %s", after.lastUsed)
-	}
-	b.res.mcporterState = after.text
-	return b.stopMcporter()
 }
 
 func measure(s *series, c child) error {

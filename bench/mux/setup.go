@@ -101,14 +101,24 @@ func environ(work, sockDir string) ([]string, error) {
 		env = append(env, kv)
 	}
 	env = append(env, "TMPDIR="+sockDir)
+	return withXDG(env, filepath.Join(work, "xdg"))
+}
+
+// withXDG is env with its cache, configuration, state and data directories
+// replaced by new ones under root.
+func withXDG(env []string, root string) ([]string, error) {
+	out := slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
+		k, _, _ := strings.Cut(kv, "=")
+		return k == "XDG_CACHE_HOME" || k == "XDG_CONFIG_HOME" || k == "XDG_STATE_HOME" || k == "XDG_DATA_HOME"
+	})
 	for _, d := range []string{"cache", "config", "state", "data"} {
-		p := filepath.Join(work, "xdg", d)
+		p := filepath.Join(root, d)
 		if err := os.MkdirAll(p, 0o700); err != nil {
 			return nil, err
 		}
-		env = append(env, "XDG_"+strings.ToUpper(d)+"_HOME="+p)
+		out = append(out, "XDG_"+strings.ToUpper(d)+"_HOME="+p)
 	}
-	return env, nil
+	return out, nil
 }
 
 // socketDir is a private directory for TMPDIR, short enough that mcp keeps
