@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -15,11 +14,6 @@ import (
 	"github.com/mcpsh/mcp/manifests"
 	"github.com/mcpsh/mcp/mux"
 )
-
-// autoFollowEnv makes logins and scope step-ups follow the authorization
-// URL without a browser, for authorization servers that approve by
-// themselves (test servers).
-const autoFollowEnv = "MCP_AUTH_AUTO_FOLLOW"
 
 type authCmd struct {
 	Login  authLoginCmd  `cmd:"" help:"Log in to a server with OAuth and keep the token in the token store.\n\n  mcp auth login notes\n  mcp auth login notes --no-browser"`
@@ -42,19 +36,9 @@ type authStatusCmd struct {
 	Server string `arg:"" optional:"" help:"Show this server only." placeholder:"SERVER"`
 }
 
-// autoFollow says whether MCP_AUTH_AUTO_FOLLOW asks for logins without a browser.
-func autoFollow() bool {
-	v := strings.ToLower(strings.TrimSpace(os.Getenv(autoFollowEnv)))
-	return v == "1" || v == "true" || v == "yes"
-}
-
 // newAuthManager returns the manager of the user's token store.
 func newAuthManager() (*auth.Manager, error) {
-	dir, err := auth.DefaultDir()
-	if err != nil {
-		return nil, fmt.Errorf("no place for the token store: %w", err)
-	}
-	return &auth.Manager{Store: auth.NewStore(dir), ClientName: "mcp", ClientVersion: versionString(), AutoFollow: autoFollow()}, nil
+	return auth.DefaultManager("mcp", versionString())
 }
 
 func (c *authLoginCmd) Run(a *app) error {
@@ -69,7 +53,7 @@ func (c *authLoginCmd) Run(a *app) error {
 	// A login waits for a person: --wait bounds it, not --timeout.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	opts := auth.LoginOptions{Prompt: a.stderr, Wait: c.Wait, Follow: c.Follow || autoFollow()}
+	opts := auth.LoginOptions{Prompt: a.stderr, Wait: c.Wait, Follow: c.Follow || auth.AutoFollowSet()}
 	switch {
 	case opts.Follow:
 	case c.NoBrowser:
@@ -85,7 +69,7 @@ func (c *authLoginCmd) Run(a *app) error {
 	if a.globals.JSON {
 		return writeJSON(a.stdout, st)
 	}
-	fmt.Fprintf(a.stdout, "logged in to %s (%s)\n", st.Server, describeLogin(st, time.Now()))
+	fmt.Fprintf(a.stdout, "logged in to %s (%s)\n", st.Server, st.Describe(time.Now()))
 	return nil
 }
 
@@ -176,34 +160,9 @@ func (c *authStatusCmd) Run(a *app) error {
 		return nil
 	}
 	for _, st := range out {
-		fmt.Fprintf(a.stdout, "%s  %s  %s\n", st.Server, describeLogin(st, now), st.URL)
+		fmt.Fprintf(a.stdout, "%s  %s  %s\n", st.Server, st.Describe(now), st.URL)
 	}
 	return nil
-}
-
-// describeLogin says in a few words what state a login is in.
-func describeLogin(st auth.Status, now time.Time) string {
-	parts := []string{st.State}
-	if st.Expires != nil {
-		if st.Expires.After(now) {
-			parts = append(parts, "expires in "+roughDuration(st.Expires.Sub(now)))
-		} else {
-			parts = append(parts, "expired "+st.Expires.Local().Format(time.DateTime))
-		}
-	}
-	if st.Refreshable {
-		parts = append(parts, "refreshable")
-	}
-	if len(st.Scopes) > 0 {
-		parts = append(parts, "scopes "+strings.Join(st.Scopes, " "))
-	}
-	if len(st.WantScopes) > 0 {
-		parts = append(parts, "next login adds "+strings.Join(st.WantScopes, " "))
-	}
-	if st.Client != "" {
-		parts = append(parts, "client "+st.Client)
-	}
-	return strings.Join(parts, ", ")
 }
 
 // loginRequiredLine is the one line a command that needs a login fails
@@ -219,16 +178,4 @@ func loginRequiredLine(err error, e *auth.LoginRequiredError) string {
 		prefix = "session not started: "
 	}
 	return fmt.Sprintf("%s%s: run `%s`%s", prefix, e.Error(), e.Command(), where)
-}
-
-// roughDuration is d in minutes: "45m", "1h05m", "3d4h".
-func roughDuration(d time.Duration) string {
-	m := int(d.Round(time.Minute).Minutes())
-	switch {
-	case m < 60:
-		return fmt.Sprintf("%dm", m)
-	case m < 48*60:
-		return fmt.Sprintf("%dh%02dm", m/60, m%60)
-	}
-	return fmt.Sprintf("%dd%dh", m/(24*60), m%(24*60)/60)
 }

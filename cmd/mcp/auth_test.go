@@ -15,6 +15,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/mcpsh/mcp/auth"
 	"github.com/mcpsh/mcp/auth/authtest"
 	"github.com/mcpsh/mcp/internal/exit"
 	"github.com/mcpsh/mcp/internal/session"
@@ -103,7 +104,7 @@ func TestAuth_NothingLeaks(t *testing.T) {
 	home := filepath.Join(root, "home")
 	for k, v := range map[string]string{
 		"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, ".config"), "XDG_CACHE_HOME": filepath.Join(home, ".cache"),
-		"TMPDIR": filepath.Join(root, "tmp"), "XDG_RUNTIME_DIR": "", "MCP_URL": srv.MCPURL, autoFollowEnv: "",
+		"TMPDIR": filepath.Join(root, "tmp"), "XDG_RUNTIME_DIR": "", "MCP_URL": srv.MCPURL, auth.AutoFollowEnv: "",
 	} {
 		t.Setenv(k, v)
 		if strings.HasSuffix(k, "HOME") || k == "TMPDIR" {

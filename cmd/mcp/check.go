@@ -1,13 +1,10 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/exit"
@@ -25,50 +22,16 @@ func (e *invalidConfig) Error() string {
 	return fmt.Sprintf("%d %s in the configuration", e.n, plural(e.n, "problem", "problems"))
 }
 
-type checkReport struct {
-	Recipe   string                      `json:"recipe"`
-	User     bool                        `json:"user,omitempty"`
-	Boundary *catalog.Surface            `json:"boundary"`
-	Agents   map[string]*catalog.Surface `json:"agents"`
-	Problems []string                    `json:"problems"`
-	Warnings []string                    `json:"warnings"`
-}
-
 func (c *checkCmd) Run(a *app) error {
 	root, user, err := a.locate()
 	if err != nil {
 		return err
 	}
-	rep := checkReport{Recipe: root, User: user, Agents: map[string]*catalog.Surface{}, Problems: []string{}, Warnings: []string{}}
 	r, err := manifests.Read(root, user)
-	if err != nil {
-		rep.Problems = append(rep.Problems, problemLines(err)...)
-		return c.finish(a, &rep, r)
-	}
-	rep.Warnings = append(rep.Warnings, r.Warnings...)
-	rep.Boundary, _, _ = catalog.Resolve(r, "")
-	names := []string{a.agent}
-	if a.agent == "" {
-		names = names[:0]
-		for n := range r.Agents {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-	}
-	for _, n := range names {
-		s, warns, err := catalog.Resolve(r, n)
-		rep.Warnings = append(rep.Warnings, warns...)
-		if err != nil {
-			rep.Problems = append(rep.Problems, problemLines(err)...)
-			continue
-		}
-		rep.Agents[n] = s
-	}
-	rep.Warnings = append(rep.Warnings, endpointWarnings(r, rep.Boundary)...)
-	return c.finish(a, &rep, r)
+	return c.finish(a, catalog.Check(root, user, r, err, a.agent), r)
 }
 
-func (c *checkCmd) finish(a *app, rep *checkReport, r *manifests.Recipe) error {
+func (c *checkCmd) finish(a *app, rep *catalog.Report, r *manifests.Recipe) error {
 	if a.globals.JSON {
 		if err := writeJSON(a.stdout, rep); err != nil {
 			return err
@@ -82,7 +45,7 @@ func (c *checkCmd) finish(a *app, rep *checkReport, r *manifests.Recipe) error {
 	return nil
 }
 
-func printReport(a *app, rep *checkReport, r *manifests.Recipe) {
+func printReport(a *app, rep *catalog.Report, r *manifests.Recipe) {
 	w := a.stdout
 	if rep.User {
 		fmt.Fprintf(w, "no recipe here: your own MCP configuration is the boundary (every tool of its servers)\n")
@@ -92,7 +55,7 @@ func printReport(a *app, rep *checkReport, r *manifests.Recipe) {
 	if rep.Boundary != nil {
 		fmt.Fprintln(w, "package boundary:")
 		for _, srv := range rep.Boundary.Servers {
-			fmt.Fprintf(w, "  %s  %s%s\n", srv.ID, describe(srv), endpointNote(r, srv.ID))
+			fmt.Fprintf(w, "  %s  %s%s\n", srv.ID, srv.Describe(), endpointNote(r, srv.ID))
 		}
 	}
 	names := make([]string, 0, len(rep.Agents))
@@ -111,7 +74,7 @@ func printReport(a *app, rep *checkReport, r *manifests.Recipe) {
 			fmt.Fprintln(w, "  no MCP access")
 		}
 		for _, srv := range s.Servers {
-			fmt.Fprintf(w, "  %s  %s\n", srv.ID, describe(srv))
+			fmt.Fprintf(w, "  %s  %s\n", srv.ID, srv.Describe())
 		}
 	}
 	for _, p := range rep.Problems {
@@ -123,34 +86,6 @@ func printReport(a *app, rep *checkReport, r *manifests.Recipe) {
 	if len(rep.Problems) == 0 {
 		fmt.Fprintln(w, "ok")
 	}
-}
-
-// describe renders what one server entry authorizes: its blast radius.
-func describe(srv *catalog.ServerSurface) string {
-	var parts []string
-	if srv.Required {
-		parts = append(parts, "required")
-	}
-	switch {
-	case srv.All:
-		parts = append(parts, "every tool (*), including tools it adds later")
-	case len(srv.Tools) == 0:
-		parts = append(parts, "nothing")
-	default:
-		parts = append(parts, strings.Join(srv.Tools, ", "))
-	}
-	if len(srv.Exclude) > 0 {
-		parts = append(parts, "except "+strings.Join(srv.Exclude, ", "))
-	}
-	if srv.DeferAll {
-		parts = append(parts, "deferred: all")
-	} else if len(srv.Defer) > 0 {
-		parts = append(parts, "deferred: "+strings.Join(srv.Defer, ", "))
-	}
-	if len(srv.Eager) > 0 {
-		parts = append(parts, "eager: "+strings.Join(srv.Eager, ", "))
-	}
-	return strings.Join(parts, "; ")
 }
 
 // endpointNote says where a server lives without printing anything secret:
@@ -168,40 +103,4 @@ func endpointNote(r *manifests.Recipe, id string) string {
 		return fmt.Sprintf("  [%s: %s://%s]", t, u.Scheme, u.Host)
 	}
 	return fmt.Sprintf("  [%s]", t)
-}
-
-// endpointWarnings names servers that have no endpoint or whose endpoint
-// needs a variable that is not set.
-func endpointWarnings(r *manifests.Recipe, boundary *catalog.Surface) []string {
-	var out []string
-	if boundary == nil {
-		return nil
-	}
-	for _, srv := range boundary.Servers {
-		ep, ok := r.Endpoints[manifests.CanonicalID(srv.ID)]
-		if !ok {
-			what := "calls to it will fail"
-			if srv.Required {
-				what = "sessions will not start"
-			}
-			out = append(out, fmt.Sprintf("server %s has no endpoint: %s until a manifest or .pi/mcp.local.json says where it lives", srv.ID, what))
-			continue
-		}
-		if _, err := ep.Expand(os.LookupEnv); err != nil {
-			out = append(out, err.Error())
-		}
-	}
-	return out
-}
-
-func problemLines(err error) []string {
-	var errs manifests.Errors
-	if errors.As(err, &errs) {
-		out := make([]string, len(errs))
-		for i, e := range errs {
-			out[i] = e.Error()
-		}
-		return out
-	}
-	return []string{err.Error()}
 }

@@ -3,19 +3,20 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/alecthomas/kong"
 
 	"github.com/mcpsh/mcp/internal/exit"
+	"github.com/mcpsh/mcp/internal/output"
+	"github.com/mcpsh/mcp/internal/version"
 )
 
 // Globals are the flags every verb takes.
 type Globals struct {
 	JSON      bool          `help:"Print machine-readable JSON on stdout."`
 	Timeout   time.Duration `default:"60s" help:"Give up on an upstream request after this long (cancels it upstream)."`
-	MaxOutput byteSize      `name:"max-output" default:"50KB" help:"Cut text output longer than this and save the whole of it to a file."`
+	MaxOutput output.Size   `name:"max-output" default:"50KB" help:"Cut text output longer than this and save the whole of it to a file."`
 }
 
 // sessionCLI is the whole grammar inside a session.
@@ -120,35 +121,14 @@ func (e *usageError) Error() string  { return e.msg }
 func (e *usageError) ExitCode() int  { return exit.Usage }
 func (e *usageError) advice() string { return e.hint }
 
-// byteSize is a flag value like 50KB, 2MB or 1024.
-type byteSize int64
+// Version, Commit and Date are set at release time with
+// -ldflags "-X main.Version=1.2.3 -X main.Commit=SHA -X main.Date=RFC3339".
+// A binary built without them (go install, go build) describes itself from
+// the build information the Go toolchain records instead.
+var Version, Commit, Date string
 
-func (b *byteSize) UnmarshalText(text []byte) error {
-	s := strings.ToUpper(strings.TrimSpace(string(text)))
-	mult := int64(1)
-	for _, u := range []struct {
-		suffix string
-		mult   int64
-	}{{"KIB", 1 << 10}, {"MIB", 1 << 20}, {"KB", 1000}, {"MB", 1000 * 1000}, {"K", 1000}, {"M", 1000 * 1000}, {"B", 1}} {
-		if strings.HasSuffix(s, u.suffix) {
-			s, mult = strings.TrimSpace(strings.TrimSuffix(s, u.suffix)), u.mult
-			break
-		}
-	}
-	var n int64
-	if _, err := fmt.Sscan(s, &n); err != nil || n <= 0 || fmt.Sprint(n) != s {
-		return fmt.Errorf("expected a size like 50KB, 2MB or 4096, got %q", string(text))
-	}
-	*b = byteSize(n * mult)
-	return nil
-}
+// versionString is the bare version, as mcp gives it to servers.
+func versionString() string { return version.Current(Version, Commit, Date).Number() }
 
-func formatSize(n int64) string {
-	switch {
-	case n >= 1000*1000:
-		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
-	case n >= 1000:
-		return fmt.Sprintf("%.1f KB", float64(n)/1e3)
-	}
-	return fmt.Sprintf("%d bytes", n)
-}
+// versionLine is what `mcp --version` and `mcp version` print.
+func versionLine() string { return version.Current(Version, Commit, Date).String() }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"embed"
 	"fmt"
 
 	"github.com/alecthomas/kong"
@@ -33,48 +34,23 @@ func (c completionCmd) Run(a *app) error {
 	return err
 }
 
+// completionScripts wire each shell to that answer.
+//
+//go:embed completion/mcp.bash completion/mcp.zsh completion/mcp.fish
+var completionFiles embed.FS
+
 var completionScripts = map[string]string{
-	"bash": `# bash completion for mcp; the candidates come from mcp itself.
-#   mcp completion bash > ~/.local/share/bash-completion/completions/mcp
-# or, in ~/.bashrc:
-#   source <(mcp completion bash)
-_mcp_complete() {
-	local IFS=$'\n'
-	COMPREPLY=($(COMP_LINE="${COMP_LINE:0:COMP_POINT}" COMP_POINT="$COMP_POINT" command mcp 2>/dev/null))
+	"bash": mustRead("completion/mcp.bash"),
+	"zsh":  mustRead("completion/mcp.zsh"),
+	"fish": mustRead("completion/mcp.fish"),
 }
-complete -o default -o bashdefault -F _mcp_complete mcp
-`,
-	"zsh": `#compdef mcp
-# zsh completion for mcp; the candidates come from mcp itself.
-#   mcp completion zsh > "${fpath[1]}/_mcp"
-# or, in ~/.zshrc after compinit:
-#   source <(mcp completion zsh)
-_mcp() {
-	local line="${(j: :)${(@)words[1,CURRENT-1]}} ${PREFIX}"
-	local -a candidates
-	candidates=(${(f)"$(COMP_LINE="$line" COMP_POINT=${#line} command mcp 2>/dev/null)"})
-	if (( ${#candidates} )); then
-		compadd -- "${candidates[@]}"
-	else
-		_files
-	fi
-}
-if [[ "${funcstack[1]}" == _mcp ]]; then
-	_mcp "$@"
-else
-	compdef _mcp mcp
-fi
-`,
-	"fish": `# fish completion for mcp; the candidates come from mcp itself.
-#   mcp completion fish > ~/.config/fish/completions/mcp.fish
-function __mcp_complete
-	set -l line (commandline --current-process --cut-at-cursor)
-	set -lx COMP_LINE (string join ' ' -- $line)
-	set -lx COMP_POINT (string length -- "$COMP_LINE")
-	command mcp 2>/dev/null
-end
-complete --command mcp --no-files --arguments '(__mcp_complete)'
-`,
+
+func mustRead(name string) string {
+	b, err := completionFiles.ReadFile(name)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
 }
 
 // manCmd prints mcp(1) in roff, generated from the host grammar. It is

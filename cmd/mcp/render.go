@@ -2,18 +2,13 @@ package main
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
-	"mime"
-	"os"
-	"path/filepath"
-	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/output"
 )
 
 func writeJSON(w io.Writer, v any) error {
@@ -51,7 +46,7 @@ func renderResult(a *app, target string, res *catalog.Result) error {
 			out.WriteString(it.Text)
 			ensureNewline(&out)
 		case "image", "audio":
-			line, err := saveBlob(target, it.Type, it.MimeType, it.Data)
+			line, err := output.SaveBlob(target, it.Type, it.MimeType, it.Data)
 			if err != nil {
 				return err
 			}
@@ -61,7 +56,7 @@ func renderResult(a *app, target string, res *catalog.Result) error {
 				continue
 			}
 			if it.Resource.Blob != "" {
-				line, err := saveBlob(target, "resource "+it.Resource.URI, it.Resource.MimeType, it.Resource.Blob)
+				line, err := output.SaveBlob(target, "resource "+it.Resource.URI, it.Resource.MimeType, it.Resource.Blob)
 				if err != nil {
 					return err
 				}
@@ -101,7 +96,7 @@ func writeBudgeted(a *app, target string, out []byte) error {
 		_, err := a.stdout.Write(out)
 		return err
 	}
-	path, err := saveFile(target, ".txt", out)
+	path, err := output.Save(target, ".txt", out)
 	if err != nil {
 		return err
 	}
@@ -119,70 +114,6 @@ func writeBudgeted(a *app, target string, out []byte) error {
 		fmt.Fprintln(a.stdout)
 	}
 	fmt.Fprintf(a.stderr, "mcp: output cut at %s of %s; the whole output is in %s\n",
-		formatSize(int64(len(cut))), formatSize(int64(len(out))), path)
+		output.FormatSize(int64(len(cut))), output.FormatSize(int64(len(out))), path)
 	return nil
-}
-
-// saveBlob decodes base64 content and saves it, returning the line to print.
-func saveBlob(target, kind, mimeType, data string) (string, error) {
-	raw, err := base64.StdEncoding.DecodeString(data)
-	if err != nil {
-		return fmt.Sprintf("[%s: content is not valid base64; use --json to see it]", kind), nil
-	}
-	ext := ".bin"
-	if exts, _ := mime.ExtensionsByType(mimeType); len(exts) > 0 {
-		ext = exts[len(exts)-1]
-	}
-	path, err := saveFile(target, ext, raw)
-	if err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("[%s saved to %s (%s, %s)]", kind, path, orUnknown(mimeType), formatSize(int64(len(raw)))), nil
-}
-
-func orUnknown(s string) string {
-	if s == "" {
-		return "unknown type"
-	}
-	return s
-}
-
-// outputDir is a 0700 directory for saved outputs, one per user.
-func outputDir() (string, error) {
-	dir := filepath.Join(os.TempDir(), fmt.Sprintf("mcp-%d", os.Getuid()))
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", err
-	}
-	fi, err := os.Lstat(dir)
-	if err != nil {
-		return "", err
-	}
-	if !fi.IsDir() || fi.Mode().Perm() != 0o700 {
-		if err := os.Chmod(dir, 0o700); err != nil || !fi.IsDir() {
-			return "", fmt.Errorf("%s is not a private directory", dir)
-		}
-	}
-	return dir, nil
-}
-
-func saveFile(target, ext string, data []byte) (string, error) {
-	dir, err := outputDir()
-	if err != nil {
-		return "", fmt.Errorf("saving output: %w", err)
-	}
-	name := strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r == 0 {
-			return '_'
-		}
-		return r
-	}, target)
-	f, err := os.CreateTemp(dir, name+"-"+time.Now().Format("20060102-150405")+"-*"+ext)
-	if err != nil {
-		return "", fmt.Errorf("saving output: %w", err)
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return "", fmt.Errorf("saving output: %w", err)
-	}
-	return f.Name(), f.Close()
 }

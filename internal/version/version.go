@@ -1,4 +1,6 @@
-package main
+// Package version says which build of mcp this is: from the values set at
+// link time, else from the build information the Go toolchain records.
+package version
 
 import (
 	"runtime/debug"
@@ -6,33 +8,25 @@ import (
 	"time"
 )
 
-// Version, Commit and Date are set at release time with
-// -ldflags "-X main.Version=1.2.3 -X main.Commit=SHA -X main.Date=RFC3339".
-// A binary built without them (go install, go build) describes itself from
-// the build information the Go toolchain records instead.
-var Version, Commit, Date string
-
-// buildVersion is what a binary knows about its own build.
-type buildVersion struct {
+// Build is what a binary knows about its own build.
+type Build struct {
 	version, commit, date string // commit is short; date is YYYY-MM-DD
 }
 
-func currentVersion() buildVersion {
+// Current is this binary's build, given the values set at link time
+// (empty when not set).
+func Current(version, commit, date string) Build {
 	info, _ := debug.ReadBuildInfo()
-	return resolveVersion(Version, Commit, Date, info)
+	return resolve(version, commit, date, info)
 }
 
-// versionString is the bare version, like "1.2.3", as mcp gives it to the
-// servers it talks to.
-func versionString() string { return currentVersion().version }
+// Number is the bare version, like "1.2.3", as mcp gives it to the servers
+// it talks to.
+func (v Build) Number() string { return v.version }
 
-// versionLine is what `mcp --version` and `mcp version` print, like
-// "mcp 1.2.3 (commit abc1234, built 2026-11-30)".
-func versionLine() string { return currentVersion().String() }
-
-// resolveVersion prefers the values set at link time and falls back, each
+// resolve prefers the values set at link time and falls back, each
 // on its own, to info: the module version, vcs.revision and vcs.time.
-func resolveVersion(version, commit, date string, info *debug.BuildInfo) buildVersion {
+func resolve(version, commit, date string, info *debug.BuildInfo) Build {
 	var modified bool
 	if info != nil {
 		if version == "" && info.Main.Version != "(devel)" {
@@ -62,10 +56,12 @@ func resolveVersion(version, commit, date string, info *debug.BuildInfo) buildVe
 	if t, err := time.Parse(time.RFC3339, date); err == nil {
 		date = t.UTC().Format(time.DateOnly)
 	}
-	return buildVersion{version: version, commit: commit, date: date}
+	return Build{version: version, commit: commit, date: date}
 }
 
-func (v buildVersion) String() string {
+// String is what `mcp --version` and `mcp version` print, like
+// "mcp 1.2.3 (commit abc1234, built 2026-11-30)".
+func (v Build) String() string {
 	var about []string
 	if v.commit != "" {
 		about = append(about, "commit "+v.commit)

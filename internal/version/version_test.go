@@ -1,4 +1,4 @@
-package main
+package version
 
 import (
 	"runtime/debug"
@@ -65,7 +65,7 @@ func TestVersion_resolve(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := resolveVersion(tt.version, tt.commit, tt.date, tt.info).String(); got != tt.want {
+			if got := resolve(tt.version, tt.commit, tt.date, tt.info).String(); got != tt.want {
 				t.Errorf("got  %q\nwant %q", got, tt.want)
 			}
 		})
@@ -74,11 +74,12 @@ func TestVersion_resolve(t *testing.T) {
 
 func TestVersion_string(t *testing.T) {
 	// The bare version is what servers see in the handshake.
-	v := resolveVersion("1.2.3", "abc1234def", "2026-11-30T07:10:00Z", nil)
+	v := resolve("1.2.3", "abc1234def", "2026-11-30T07:10:00Z", nil)
 	if v.version != "1.2.3" {
 		t.Errorf("version = %q, want 1.2.3", v.version)
 	}
-	if got := versionLine(); got[:4] != "mcp " || got[4:4+len(versionString())] != versionString() {
-		t.Errorf("versionLine() = %q does not start with mcp %s", got, versionString())
+	cur := Current("", "", "")
+	if got := cur.String(); got[:4] != "mcp " || got[4:4+len(cur.Number())] != cur.Number() {
+		t.Errorf("Current().String() = %q does not start with mcp %s", got, cur.Number())
 	}
 }

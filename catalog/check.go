@@ -1,0 +1,118 @@
+package catalog
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/mcpsh/mcp/manifests"
+)
+
+// Report is what `mcp check` finds in a recipe: the package boundary, each
+// agent's resolved surface (its blast radius), and every problem and
+// warning, one line each.
+type Report struct {
+	Recipe   string              `json:"recipe"`
+	User     bool                `json:"user,omitempty"`
+	Boundary *Surface            `json:"boundary"`
+	Agents   map[string]*Surface `json:"agents"`
+	Problems []string            `json:"problems"`
+	Warnings []string            `json:"warnings"`
+}
+
+// Check resolves the recipe at root (r and readErr are what reading it
+// gave) for agent, or for every agent when agent is "".
+func Check(root string, user bool, r *manifests.Recipe, readErr error, agent string) *Report {
+	rep := &Report{Recipe: root, User: user, Agents: map[string]*Surface{}, Problems: []string{}, Warnings: []string{}}
+	if readErr != nil {
+		rep.Problems = append(rep.Problems, problemLines(readErr)...)
+		return rep
+	}
+	rep.Warnings = append(rep.Warnings, r.Warnings...)
+	rep.Boundary, _, _ = Resolve(r, "")
+	names := []string{agent}
+	if agent == "" {
+		names = names[:0]
+		for n := range r.Agents {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+	}
+	for _, n := range names {
+		s, warns, err := Resolve(r, n)
+		rep.Warnings = append(rep.Warnings, warns...)
+		if err != nil {
+			rep.Problems = append(rep.Problems, problemLines(err)...)
+			continue
+		}
+		rep.Agents[n] = s
+	}
+	rep.Warnings = append(rep.Warnings, endpointWarnings(r, rep.Boundary)...)
+	return rep
+}
+
+// Describe says what one server entry authorizes: its blast radius.
+func (srv *ServerSurface) Describe() string {
+	var parts []string
+	if srv.Required {
+		parts = append(parts, "required")
+	}
+	switch {
+	case srv.All:
+		parts = append(parts, "every tool (*), including tools it adds later")
+	case len(srv.Tools) == 0:
+		parts = append(parts, "nothing")
+	default:
+		parts = append(parts, strings.Join(srv.Tools, ", "))
+	}
+	if len(srv.Exclude) > 0 {
+		parts = append(parts, "except "+strings.Join(srv.Exclude, ", "))
+	}
+	if srv.DeferAll {
+		parts = append(parts, "deferred: all")
+	} else if len(srv.Defer) > 0 {
+		parts = append(parts, "deferred: "+strings.Join(srv.Defer, ", "))
+	}
+	if len(srv.Eager) > 0 {
+		parts = append(parts, "eager: "+strings.Join(srv.Eager, ", "))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// endpointWarnings names servers that have no endpoint or whose endpoint
+// needs a variable that is not set.
+func endpointWarnings(r *manifests.Recipe, boundary *Surface) []string {
+	var out []string
+	if boundary == nil {
+		return nil
+	}
+	for _, srv := range boundary.Servers {
+		ep, ok := r.Endpoints[manifests.CanonicalID(srv.ID)]
+		if !ok {
+			what := "calls to it will fail"
+			if srv.Required {
+				what = "sessions will not start"
+			}
+			out = append(out, fmt.Sprintf("server %s has no endpoint: %s until a manifest or .pi/mcp.local.json says where it lives", srv.ID, what))
+			continue
+		}
+		if _, err := ep.Expand(os.LookupEnv); err != nil {
+			out = append(out, err.Error())
+		}
+	}
+	return out
+}
+
+func problemLines(err error) []string {
+	var errs manifests.Errors
+	if errors.As(err, &errs) {
+		out := make([]string, len(errs))
+		for i, e := range errs {
+			out[i] = e.Error()
+		}
+		return out
+	}
+	return []string{err.Error()}
+}

@@ -1,0 +1,9 @@
+# fish completion for mcp; the candidates come from mcp itself.
+#   mcp completion fish > ~/.config/fish/completions/mcp.fish
+function __mcp_complete
+	set -l line (commandline --current-process --cut-at-cursor)
+	set -lx COMP_LINE (string join ' ' -- $line)
+	set -lx COMP_POINT (string length -- "$COMP_LINE")
+	command mcp 2>/dev/null
+end
+complete --command mcp --no-files --arguments '(__mcp_complete)'
