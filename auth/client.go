@@ -117,7 +117,7 @@ func (m *Manager) register(ctx context.Context, server string, d *discovery, red
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
-	resp, err := m.httpClient().Do(req)
+	resp, err := httpClient.Do(req)
 	if err != nil {
 		return Client{}, fmt.Errorf("server %s: registering a client: %s", server, describe(err))
 	}

@@ -40,8 +40,8 @@ type LoginOptions struct {
 	Wait time.Duration
 }
 
-// DefaultWait is how long a login waits for the browser to come back.
-const DefaultWait = 5 * time.Minute
+// defaultWait is how long a login waits for the browser to come back.
+const defaultWait = 5 * time.Minute
 
 // Login logs in to the server ep (an expanded url endpoint) and stores the
 // result. It needs a person unless opts.Follow is set and the
@@ -177,10 +177,10 @@ func (c callbacks) deliver(r callbackResult) {
 }
 
 // wait returns the code of the first response to come back, within wait
-// (0 means DefaultWait) and ctx.
+// (0 means defaultWait) and ctx.
 func (c callbacks) wait(ctx context.Context, server string, wait time.Duration) (string, error) {
 	if wait <= 0 {
-		wait = DefaultWait
+		wait = defaultWait
 	}
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
@@ -313,9 +313,6 @@ func (m *Manager) callback(rec *Record, q url.Values, state string) callbackResu
 func (m *Manager) follow(ctx context.Context, authURL string) error {
 	jar, _ := cookiejar.New(nil)
 	c := &http.Client{Timeout: requestTimeout, Jar: jar}
-	if m.HTTPClient != nil && m.HTTPClient.Transport != nil {
-		c.Transport = m.HTTPClient.Transport
-	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, authURL, nil)
 	if err != nil {
 		return errors.New("the authorization URL is not valid")
@@ -331,7 +328,7 @@ func (m *Manager) follow(ctx context.Context, authURL string) error {
 
 // exchange trades the code for a token and sets rec's token and scopes.
 func (m *Manager) exchange(ctx context.Context, rec *Record, cfg *oauth2.Config, code, verifier string, scopes []string) error {
-	ctx = context.WithValue(ctx, oauth2.HTTPClient, m.httpClient())
+	ctx = context.WithValue(ctx, oauth2.HTTPClient, httpClient)
 	tok, err := cfg.Exchange(ctx, code, oauth2.VerifierOption(verifier), oauth2.SetAuthURLParam("resource", rec.Resource))
 	if err != nil {
 		return fmt.Errorf("server %s: the token endpoint %s", rec.Server, tokenErrorText(err, rec, code, verifier))

@@ -213,7 +213,7 @@ func (t *transport) refresh(ctx context.Context, stale *Record) (*Record, error)
 	cfg := rec.config(nil)
 	// RFC 8707: a refresh names the resource as the authorization request
 	// did, which x/oauth2's refresh cannot say by itself.
-	hc := t.m.httpClient()
+	hc := httpClient
 	if rec.Resource != "" {
 		hc = withFormParams(hc, url.Values{"resource": {rec.Resource}})
 	}
