@@ -8,7 +8,7 @@ import (
 )
 
 func parseAgentString(file, src string) (*Agent, error) {
-	return ParseAgent(strings.NewReader(src), file, "support")
+	return readAgent(strings.NewReader(src), file, "support")
 }
 
 func TestParseAgent_Full(t *testing.T) {

@@ -389,12 +389,12 @@ func TestLoad_Bounds(t *testing.T) {
 		wantErrs(t, err, "mcp.json: file is larger than the 1 MiB limit for configuration files")
 	})
 	t.Run("reader too large", func(t *testing.T) {
-		_, err := ParseServers(strings.NewReader(strings.Repeat(" ", MaxFileSize)+`{}`), "big.json", "mcpServers")
+		_, err := readServers(strings.NewReader(strings.Repeat(" ", MaxFileSize)+`{}`), "big.json", "mcpServers")
 		wantErrs(t, err, "big.json: file is larger than the 1 MiB limit")
 	})
 	t.Run("exactly the limit", func(t *testing.T) {
 		doc := `{"mcpServers": {}}`
-		eps, err := ParseServers(strings.NewReader(doc+strings.Repeat(" ", MaxFileSize-len(doc))), "ok.json", "mcpServers")
+		eps, err := readServers(strings.NewReader(doc+strings.Repeat(" ", MaxFileSize-len(doc))), "ok.json", "mcpServers")
 		if err != nil || len(eps) != 0 {
 			t.Fatalf("%v %v", eps, err)
 		}

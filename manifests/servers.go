@@ -2,7 +2,6 @@ package manifests
 
 import (
 	"fmt"
-	"io"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -22,26 +21,18 @@ var transportTypes = map[string]Transport{
 
 const typeHint = `type is one of "stdio", "http", "streamable-http", "streamableHttp", "sse"`
 
-// ParseServers reads a JSON file holding a map of endpoints under key
+// parseServers parses a JSON file holding a map of endpoints under key
 // ("mcpServers", or "servers" for VS Code files) and returns its entries in
 // file order. Other top-level keys are ignored; a file without key has no
 // entries. Dir of each entry is the directory part of file. Problems come
 // back as Errors.
-func ParseServers(r io.Reader, file string, key string) ([]Endpoint, error) {
-	data, err := readAll(r, file)
-	if err != nil {
-		return nil, err
-	}
-	eps, _, err := parseServers(data, file, key, false)
-	return eps, err
-}
-
-// parseServers parses one servers file. Strict (lenient false) is for our
-// own files: every problem is an error and unknown entry keys are problems.
-// Lenient is for files that other programs own: unknown entry keys are
-// ignored, an entry with "disabled": true is left out, and an entry with a
-// problem is skipped, its problems returned as skipped. Problems with the
-// file as a whole are err in both modes.
+//
+// Strict (lenient false) is for our own files: every problem is an error
+// and unknown entry keys are problems. Lenient is for files that other
+// programs own: unknown entry keys are ignored, an entry with "disabled":
+// true is left out, and an entry with a problem is skipped, its problems
+// returned as skipped. Problems with the file as a whole are err in both
+// modes.
 func parseServers(data []byte, file, key string, lenient bool) (eps []Endpoint, skipped Errors, err error) {
 	top, err := parseJSON(data, file)
 	if err != nil {
