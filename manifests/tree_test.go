@@ -9,7 +9,7 @@ import (
 func minified() string {
 	var b strings.Builder
 	b.WriteString(`{"other": [`)
-	for b.Len() < MaxFileSize-100 {
+	for b.Len() < maxFileSize-100 {
 		b.WriteString(`"é",1,`)
 	}
 	b.WriteString(`0], "mcpServers": {"a": {"command": "x"}}}`)
