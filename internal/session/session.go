@@ -23,9 +23,6 @@ import (
 	"github.com/mcpsh/mcp/internal/atomicfile"
 )
 
-// EnvVar marks a process as being inside a session.
-const EnvVar = "MCP_SESSION"
-
 // State is what a session was started with.
 type State struct {
 	ID      string           `json:"id"`
