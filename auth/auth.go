@@ -38,8 +38,6 @@ type Manager struct {
 	// more scope, by following the authorization URL itself: for
 	// authorization servers that approve without a person.
 	AutoFollow bool
-	// Now is the clock; nil means time.Now.
-	Now func() time.Time
 }
 
 // requestTimeout bounds one discovery, registration or token request.
@@ -51,13 +49,6 @@ const refreshMargin = time.Minute
 // httpClient makes the discovery, registration, token and revocation
 // requests.
 var httpClient = &http.Client{Timeout: requestTimeout}
-
-func (m *Manager) now() time.Time {
-	if m.Now != nil {
-		return m.Now()
-	}
-	return time.Now()
-}
 
 func (m *Manager) clientName() string {
 	if m.ClientName == "" {

@@ -49,7 +49,7 @@ func (m *Manager) chooseClient(ctx context.Context, ep manifests.Endpoint, d *di
 	}
 	issuer := registrationKey(d)
 	if prev != nil && prev.Client.Source == ClientRegistered && prev.Client.Issuer == issuer &&
-		(prev.Client.SecretExpires.IsZero() || prev.Client.SecretExpires.After(m.now().Add(time.Minute))) {
+		(prev.Client.SecretExpires.IsZero() || prev.Client.SecretExpires.After(time.Now().Add(time.Minute))) {
 		c := prev.Client
 		c.RedirectURI = redirect
 		return c, nil
