@@ -7,18 +7,6 @@ GORELEASER_VERSION := v2.15.1
 GORELEASER := $(CURDIR)/bin/goreleaser-$(GORELEASER_VERSION)/goreleaser
 FUZZTIME ?= 10s
 
-# package:FuzzTarget, one per parser.
-FUZZ_TARGETS := \
-	./catalog:FuzzBuild \
-	./catalog:FuzzValidate \
-	./manifests:FuzzParsePackage \
-	./manifests:FuzzParseAgent \
-	./manifests:FuzzParseServers \
-	./manifests:FuzzExpand \
-	./catalog:FuzzDecodeTool \
-	./internal/script:FuzzRun \
-	./internal/toolsmode:FuzzName
-
 .PHONY: test npm vet unit fuzz build release-check
 
 test: release-check npm vet unit fuzz
@@ -40,9 +28,19 @@ unit:
 	go test -race -count=1 $$(go list ./... | grep -v '/cmd/mcp$$')
 	go test -race -count=1 -parallel 8 ./cmd/mcp
 
+# Every fuzz target in the module, found afresh on each run (a Go fuzz
+# target is func Fuzz*(*testing.F) in a _test.go file, tracked or not yet
+# added), so a new one is never left out. Finding none means the search
+# itself broke.
+FUZZ_FUNC := ^func Fuzz([A-Z0-9_][A-Za-z0-9_]*)?\([A-Za-z_][A-Za-z0-9_]* \*testing\.F\)
+
 fuzz:
-	@set -e; for t in $(FUZZ_TARGETS); do \
-		pkg=$${t%%:*}; name=$${t##*:}; \
+	@set -e; \
+	targets=$$(git grep --untracked -E '$(FUZZ_FUNC)' -- '*_test.go' \
+		| sed -E 's|^([^:]*):func (Fuzz[A-Za-z0-9_]*)\(.*|\1:\2|'); \
+	if [ -z "$$targets" ]; then echo "fuzz: no fuzz targets found" >&2; exit 1; fi; \
+	for t in $$targets; do \
+		pkg=./$$(dirname $${t%%:*}); name=$${t##*:}; \
 		echo "fuzz $$pkg $$name ($(FUZZTIME))"; \
 		go test -run='^$$' -fuzz="^$$name\$$" -fuzztime=$(FUZZTIME) $$pkg; \
 	done

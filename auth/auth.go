@@ -40,11 +40,6 @@ type Manager struct {
 	// more scope, by following the authorization URL itself: for
 	// authorization servers that approve without a person.
 	AutoFollow bool
-	// HTTPClient makes the discovery, registration and token requests; nil
-	// means one with a 30 s timeout.
-	HTTPClient *http.Client
-	// Now is the clock; nil means time.Now.
-	Now func() time.Time
 }
 
 // requestTimeout bounds one discovery, registration or token request.
@@ -53,21 +48,9 @@ const requestTimeout = 30 * time.Second
 // refreshMargin is how long before its expiry a token is refreshed.
 const refreshMargin = time.Minute
 
-var defaultClient = &http.Client{Timeout: requestTimeout}
-
-func (m *Manager) httpClient() *http.Client {
-	if m.HTTPClient != nil {
-		return m.HTTPClient
-	}
-	return defaultClient
-}
-
-func (m *Manager) now() time.Time {
-	if m.Now != nil {
-		return m.Now()
-	}
-	return time.Now()
-}
+// httpClient makes the discovery, registration, token and revocation
+// requests.
+var httpClient = &http.Client{Timeout: requestTimeout}
 
 func (m *Manager) clientName() string {
 	if m.ClientName == "" {

@@ -9,8 +9,8 @@ import (
 	"time"
 )
 
-// ErrNoDesktop says there is no desktop to open a browser on.
-var ErrNoDesktop = errors.New("no desktop session")
+// errNoDesktop says there is no desktop to open a browser on.
+var errNoDesktop = errors.New("no desktop session")
 
 // OpenBrowser opens u in the desktop's web browser: open on macOS,
 // rundll32 on Windows, xdg-open elsewhere when DISPLAY or WAYLAND_DISPLAY
@@ -25,7 +25,7 @@ func OpenBrowser(u string) error {
 		name, args = "rundll32", []string{"url.dll,FileProtocolHandler", u}
 	default:
 		if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
-			return ErrNoDesktop
+			return errNoDesktop
 		}
 		name, args = "xdg-open", []string{u}
 	}

@@ -53,7 +53,7 @@ func (m *Manager) chooseClient(ctx context.Context, ep manifests.Endpoint, d *di
 	}
 	issuer := registrationKey(d)
 	if prev != nil && prev.Client.Source == ClientRegistered && prev.Client.Issuer == issuer &&
-		(prev.Client.SecretExpires.IsZero() || prev.Client.SecretExpires.After(m.now().Add(time.Minute))) {
+		(prev.Client.SecretExpires.IsZero() || prev.Client.SecretExpires.After(time.Now().Add(time.Minute))) {
 		c := prev.Client
 		c.RedirectURI = redirect
 		return c, nil
@@ -121,7 +121,7 @@ func (m *Manager) register(ctx context.Context, server string, d *discovery, red
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
-	resp, err := m.httpClient().Do(req)
+	resp, err := httpClient.Do(req)
 	if err != nil {
 		return Client{}, fmt.Errorf("server %s: registering a client: %s", server, describe(err))
 	}

@@ -97,7 +97,7 @@ func (m *Manager) probeWith(ctx context.Context, ep manifests.Endpoint, sse bool
 	for k, v := range ep.Headers {
 		req.Header.Set(k, v)
 	}
-	resp, err := m.httpClient().Do(req)
+	resp, err := httpClient.Do(req)
 	if err != nil {
 		return 0, nil, fmt.Errorf("server %s cannot be reached: %s", ep.ID, describe(err))
 	}
@@ -123,7 +123,7 @@ func (m *Manager) endSession(ctx context.Context, ep manifests.Endpoint, sid str
 		req.Header.Set(k, v)
 	}
 	req.Header.Set("Mcp-Session-Id", sid)
-	if resp, err := m.httpClient().Do(req); err == nil {
+	if resp, err := httpClient.Do(req); err == nil {
 		resp.Body.Close()
 	}
 }
@@ -285,7 +285,7 @@ func (m *Manager) getJSON(ctx context.Context, u string, v any) (found bool, err
 	}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("MCP-Protocol-Version", protocolVersion)
-	resp, err := m.httpClient().Do(req)
+	resp, err := httpClient.Do(req)
 	if err != nil {
 		return false, errors.New(describe(err))
 	}

@@ -40,8 +40,8 @@ type LoginOptions struct {
 	Wait time.Duration
 }
 
-// DefaultWait is how long a login waits for the browser to come back.
-const DefaultWait = 5 * time.Minute
+// defaultWait is how long a login waits for the browser to come back.
+const defaultWait = 5 * time.Minute
 
 // Login logs in to the server ep (an expanded url endpoint) and stores the
 // result. It needs a person unless opts.Follow is set and the
@@ -143,8 +143,7 @@ type callbackResult struct {
 // authorize runs the authorization code flow for rec's client, asking for
 // scopes, and sets rec's token and scopes. ln is the redirect listener.
 func (m *Manager) authorize(ctx context.Context, rec *Record, scopes []string, ln net.Listener, opts LoginOptions) error {
-	redirect := rec.Client.RedirectURI
-	ru, err := url.Parse(redirect)
+	ru, err := url.Parse(rec.Client.RedirectURI)
 	if err != nil {
 		return fmt.Errorf("server %s: bad redirect URI", rec.Server)
 	}
@@ -153,15 +152,75 @@ func (m *Manager) authorize(ctx context.Context, rec *Record, scopes []string, l
 	cfg := rec.config(scopes)
 	authURL := cfg.AuthCodeURL(state, oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", rec.Resource))
 
-	results := make(chan callbackResult, 1)
-	deliver := func(r callbackResult) {
-		select {
-		case results <- r:
-		default:
-		}
+	cb := make(callbacks, 1)
+	stop := m.serveRedirect(ctx, ln, rec, ru.Path, state, cb)
+	defer stop()
+	m.reachApprover(ctx, rec, authURL, ru.Host, state, opts, cb)
+	code, err := cb.wait(ctx, rec.Server, opts.Wait)
+	if err != nil {
+		return err
 	}
-	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != ru.Path && !(ru.Path == "" && r.URL.Path == "/") {
+	return m.exchange(ctx, rec, cfg, code, verifier, scopes)
+}
+
+// callbacks carries the first authorization response to come back: from
+// the redirect listener, from a pasted address, or the failure of a
+// followed authorization URL. It is made with room for one.
+type callbacks chan callbackResult
+
+// deliver keeps r unless a response has come back already.
+func (c callbacks) deliver(r callbackResult) {
+	select {
+	case c <- r:
+	default:
+	}
+}
+
+// wait returns the code of the first response to come back, within wait
+// (0 means defaultWait) and ctx.
+func (c callbacks) wait(ctx context.Context, server string, wait time.Duration) (string, error) {
+	if wait <= 0 {
+		wait = defaultWait
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	var res callbackResult
+	select {
+	case res = <-c:
+	case <-timer.C:
+		return "", fmt.Errorf("server %s: no redirect came back within %s", server, wait)
+	case <-ctx.Done():
+		return "", fmt.Errorf("server %s: login: %w", server, ctx.Err())
+	}
+	if res.err != nil {
+		return "", res.err
+	}
+	return res.code, nil
+}
+
+// serveRedirect answers the redirect to path on ln, delivering each
+// authorization response to cb, until the returned stop is called.
+func (m *Manager) serveRedirect(ctx context.Context, ln net.Listener, rec *Record, path, state string, cb callbacks) (stop func()) {
+	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: m.redirectHandler(rec, path, state, cb)}
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		_ = srv.Serve(ln)
+	}()
+	return func() {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+		<-served
+	}
+}
+
+// redirectHandler takes the browser's redirect to path: it checks the
+// authorization response, tells the person how the login went and
+// delivers the response to cb.
+func (m *Manager) redirectHandler(rec *Record, path, state string, cb callbacks) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != path && !(path == "" && r.URL.Path == "/") {
 			http.NotFound(w, r)
 			return
 		}
@@ -174,72 +233,54 @@ func (m *Manager) authorize(ctx context.Context, rec *Record, scopes []string, l
 		} else {
 			fmt.Fprintf(w, "<!doctype html><title>mcp</title><p>mcp: logged in to %s. You can close this window.</p>\n", html.EscapeString(rec.Server))
 		}
-		deliver(res)
-	})}
-	served := make(chan struct{})
-	go func() {
-		defer close(served)
-		_ = srv.Serve(ln)
-	}()
-	defer func() {
-		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(sctx)
-		<-served
-	}()
+		cb.deliver(res)
+	})
+}
 
+// reachApprover takes authURL to whoever approves the login: with
+// opts.Follow it fetches the URL itself (and, when that does not end in
+// the redirect back, delivers why to cb); otherwise it writes the URL to
+// opts.Prompt, opens it with opts.Browser and reads a pasted address from
+// opts.Paste. redirectHost is where the redirect is awaited.
+func (m *Manager) reachApprover(ctx context.Context, rec *Record, authURL, redirectHost, state string, opts LoginOptions, cb callbacks) {
+	if opts.Follow {
+		if err := m.follow(ctx, authURL); err != nil {
+			cb.deliver(callbackResult{err: fmt.Errorf("server %s: following the authorization URL: %w", rec.Server, err)})
+		} else {
+			cb.deliver(callbackResult{err: fmt.Errorf("server %s: the authorization server did not redirect back without a person; log in without --follow", rec.Server)})
+		}
+		return
+	}
 	prompt := opts.Prompt
 	if prompt == nil {
 		prompt = io.Discard
 	}
-	if opts.Follow {
-		if err := m.follow(ctx, authURL); err != nil {
-			deliver(callbackResult{err: fmt.Errorf("server %s: following the authorization URL: %w", rec.Server, err)})
-		} else {
-			deliver(callbackResult{err: fmt.Errorf("server %s: the authorization server did not redirect back without a person; log in without --follow", rec.Server)})
-		}
-	} else {
-		fmt.Fprintf(prompt, "mcp: to log in to %s, open this URL in a browser:\n\n  %s\n\n", rec.Server, authURL)
-		if opts.Browser != nil {
-			if err := opts.Browser(authURL); err != nil {
-				fmt.Fprintf(prompt, "mcp: could not open a browser (%s); open the URL yourself\n", describe(err))
-			}
-		}
-		fmt.Fprintf(prompt, "mcp: waiting for the authorization server to redirect to %s\n", ru.Host)
-		if opts.Paste != nil {
-			fmt.Fprintf(prompt, "mcp: if the browser runs on another machine, paste the address it was redirected to here\n")
-			// The read cannot be interrupted; the goroutine ends with the
-			// input or the process.
-			go func() {
-				sc := bufio.NewScanner(opts.Paste)
-				for sc.Scan() {
-					u, err := url.Parse(strings.TrimSpace(sc.Text()))
-					if err == nil && u.Query().Get("state") != "" {
-						deliver(m.callback(rec, u.Query(), state))
-						return
-					}
-				}
-			}()
+	fmt.Fprintf(prompt, "mcp: to log in to %s, open this URL in a browser:\n\n  %s\n\n", rec.Server, authURL)
+	if opts.Browser != nil {
+		if err := opts.Browser(authURL); err != nil {
+			fmt.Fprintf(prompt, "mcp: could not open a browser (%s); open the URL yourself\n", describe(err))
 		}
 	}
-	wait := opts.Wait
-	if wait <= 0 {
-		wait = DefaultWait
+	fmt.Fprintf(prompt, "mcp: waiting for the authorization server to redirect to %s\n", redirectHost)
+	if opts.Paste != nil {
+		fmt.Fprintf(prompt, "mcp: if the browser runs on another machine, paste the address it was redirected to here\n")
+		// The read cannot be interrupted; the goroutine ends with the
+		// input or the process.
+		go m.readPasted(rec, opts.Paste, state, cb)
 	}
-	timer := time.NewTimer(wait)
-	defer timer.Stop()
-	var res callbackResult
-	select {
-	case res = <-results:
-	case <-timer.C:
-		return fmt.Errorf("server %s: no redirect came back within %s", rec.Server, wait)
-	case <-ctx.Done():
-		return fmt.Errorf("server %s: login: %w", rec.Server, ctx.Err())
+}
+
+// readPasted delivers to cb the authorization response in the first line
+// of in that is an address carrying a state.
+func (m *Manager) readPasted(rec *Record, in io.Reader, state string, cb callbacks) {
+	sc := bufio.NewScanner(in)
+	for sc.Scan() {
+		u, err := url.Parse(strings.TrimSpace(sc.Text()))
+		if err == nil && u.Query().Get("state") != "" {
+			cb.deliver(m.callback(rec, u.Query(), state))
+			return
+		}
 	}
-	if res.err != nil {
-		return res.err
-	}
-	return m.exchange(ctx, rec, cfg, res.code, verifier, scopes)
 }
 
 // callback checks the authorization response (RFC 6749 §4.1.2, RFC 9207).
@@ -272,9 +313,6 @@ func (m *Manager) callback(rec *Record, q url.Values, state string) callbackResu
 func (m *Manager) follow(ctx context.Context, authURL string) error {
 	jar, _ := cookiejar.New(nil)
 	c := &http.Client{Timeout: requestTimeout, Jar: jar}
-	if m.HTTPClient != nil && m.HTTPClient.Transport != nil {
-		c.Transport = m.HTTPClient.Transport
-	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, authURL, nil)
 	if err != nil {
 		return errors.New("the authorization URL is not valid")
@@ -290,7 +328,7 @@ func (m *Manager) follow(ctx context.Context, authURL string) error {
 
 // exchange trades the code for a token and sets rec's token and scopes.
 func (m *Manager) exchange(ctx context.Context, rec *Record, cfg *oauth2.Config, code, verifier string, scopes []string) error {
-	ctx = context.WithValue(ctx, oauth2.HTTPClient, m.httpClient())
+	ctx = context.WithValue(ctx, oauth2.HTTPClient, httpClient)
 	tok, err := cfg.Exchange(ctx, code, oauth2.VerifierOption(verifier), oauth2.SetAuthURLParam("resource", rec.Resource))
 	if err != nil {
 		return fmt.Errorf("server %s: the token endpoint %s", rec.Server, tokenErrorText(err, rec, code, verifier))

@@ -103,7 +103,7 @@ func (m *Manager) revoke(ctx context.Context, rec *Record, token, hint string) e
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/json")
 	secrets := []string{c.Secret, rec.Token.AccessToken, rec.Token.RefreshToken}
-	resp, err := m.httpClient().Do(req)
+	resp, err := httpClient.Do(req)
 	if err != nil {
 		return fmt.Errorf("failed: %s", scrub(describe(err), secrets))
 	}

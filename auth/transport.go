@@ -163,7 +163,7 @@ func (t *transport) current(ctx context.Context) (*Record, error) {
 	if err != nil || !hasToken(rec) {
 		return rec, err
 	}
-	if exp := rec.Token.Expiry; !exp.IsZero() && rec.Token.RefreshToken != "" && t.m.now().Add(refreshMargin).After(exp) {
+	if exp := rec.Token.Expiry; !exp.IsZero() && rec.Token.RefreshToken != "" && time.Now().Add(refreshMargin).After(exp) {
 		return t.refresh(ctx, rec)
 	}
 	return rec, nil
@@ -204,7 +204,7 @@ func (t *transport) refresh(ctx context.Context, stale *Record) (*Record, error)
 	if !hasToken(rec) {
 		return nil, t.loginRequired(noLoginReason(rec), nil)
 	}
-	if rec.Token.AccessToken != stale.Token.AccessToken && !rec.expiresSoon(t.m.now()) {
+	if rec.Token.AccessToken != stale.Token.AccessToken && !rec.expiresSoon(time.Now()) {
 		return rec, nil // refreshed meanwhile
 	}
 	if rec.Token.RefreshToken == "" {
@@ -213,7 +213,7 @@ func (t *transport) refresh(ctx context.Context, stale *Record) (*Record, error)
 	cfg := rec.config(nil)
 	// RFC 8707: a refresh names the resource as the authorization request
 	// did, which x/oauth2's refresh cannot say by itself.
-	hc := t.m.httpClient()
+	hc := httpClient
 	if rec.Resource != "" {
 		hc = withFormParams(hc, url.Values{"resource": {rec.Resource}})
 	}

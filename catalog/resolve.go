@@ -35,25 +35,6 @@ func Resolve(r *manifests.Recipe, agent string) (*Surface, []string, error) {
 	return s, res.warns, nil
 }
 
-// ResolveAll resolves every agent of a recipe, for `mcp check`.
-func ResolveAll(r *manifests.Recipe) (map[string]*Surface, map[string][]string, map[string]error) {
-	surfaces := map[string]*Surface{}
-	warns := map[string][]string{}
-	errs := map[string]error{}
-	for name := range r.Agents {
-		s, w, err := Resolve(r, name)
-		if err != nil {
-			errs[name] = err
-		} else {
-			surfaces[name] = s
-		}
-		if len(w) > 0 {
-			warns[name] = w
-		}
-	}
-	return surfaces, warns, errs
-}
-
 func userSurface(r *manifests.Recipe) *Surface {
 	s := &Surface{Mode: ModeCLI, User: true}
 	for _, ep := range r.Endpoints {

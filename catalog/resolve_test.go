@@ -8,10 +8,10 @@ import (
 	"github.com/mcpsh/mcp/manifests"
 )
 
-// recipe builds a recipe with the seed's package boundary:
+// recipe builds a recipe with agents and this package boundary:
 // contacts: include search_contacts, get_contact;
 // warehouse: include run_query, exclude drop_table;
-// files: include "*", exclude rm;
+// dev-files: include "*", exclude rm;
 // empty: no include list.
 func recipe(agents ...*manifests.Agent) *manifests.Recipe {
 	r := &manifests.Recipe{

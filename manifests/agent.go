@@ -3,7 +3,6 @@ package manifests
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"path/filepath"
 	"slices"
 )
@@ -13,7 +12,7 @@ var (
 	agentServerKeys = []string{"include", "exclude", "defer", "eager"}
 )
 
-// ParseAgent reads one agent file: YAML, or, when file ends in ".md",
+// parseAgent parses one agent file: YAML, or, when file ends in ".md",
 // Markdown whose YAML front matter sits between two "---" lines at the very
 // top (LF or CRLF). A Markdown file without front matter is an agent without
 // an mcp block; a front matter that is never closed is an error.
@@ -23,14 +22,6 @@ var (
 // Inside mcp every key is checked: a typo must not change policy. name is
 // the agent's name (its file name without extension). Problems come back as
 // Errors.
-func ParseAgent(r io.Reader, file, name string) (*Agent, error) {
-	data, err := readAll(r, file)
-	if err != nil {
-		return nil, err
-	}
-	return parseAgent(data, file, name)
-}
-
 func parseAgent(data []byte, file, name string) (*Agent, error) {
 	a := &Agent{Name: name, File: file, Pos: Pos{File: file}}
 	lineOff := 0

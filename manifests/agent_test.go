@@ -8,7 +8,7 @@ import (
 )
 
 func parseAgentString(file, src string) (*Agent, error) {
-	return ParseAgent(strings.NewReader(src), file, "support")
+	return readAgent(strings.NewReader(src), file, "support")
 }
 
 func TestParseAgent_Full(t *testing.T) {
@@ -237,13 +237,13 @@ func TestParseAgent_AliasBomb(t *testing.T) {
 
 func TestParseAgent_Bounds(t *testing.T) {
 	t.Run("size", func(t *testing.T) {
-		_, err := parseAgentString("a.yaml", "name: x\n#"+strings.Repeat("x", MaxFileSize))
+		_, err := parseAgentString("a.yaml", "name: x\n#"+strings.Repeat("x", maxFileSize))
 		wantErrs(t, err, "a.yaml: file is larger than the 1 MiB limit")
 	})
 	t.Run("servers", func(t *testing.T) {
 		var b strings.Builder
 		b.WriteString("mcp:\n  servers:\n")
-		for i := range MaxServers + 1 {
+		for i := range maxServers + 1 {
 			b.WriteString("    s" + strings.Repeat("x", i/26) + string(rune('a'+i%26)) + ": {}\n")
 		}
 		_, err := parseAgentString("a.yaml", b.String())

@@ -225,10 +225,10 @@ func (c *checker) serverID(id string, p Pos, field string, seen map[string]Pos) 
 
 // tooMany reports a list of server entries over the per-file bound.
 func (c *checker) tooMany(n *node, field string, count int) bool {
-	if count <= MaxServers {
+	if count <= maxServers {
 		return false
 	}
-	c.at(n, field, "", fmt.Sprintf("has %d server entries, over the limit of %d per file", count, MaxServers),
-		fmt.Sprintf("a configuration file may hold at most %d servers", MaxServers))
+	c.at(n, field, "", fmt.Sprintf("has %d server entries, over the limit of %d per file", count, maxServers),
+		fmt.Sprintf("a configuration file may hold at most %d servers", maxServers))
 	return true
 }

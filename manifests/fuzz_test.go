@@ -47,7 +47,7 @@ func FuzzParsePackage(f *testing.F) {
 	f.Add([]byte("\ufeff{\"pi\": {\"mcp\": {\"manifests\": [\"../x\", \"/abs\"]}}}"))
 	f.Add([]byte(`{"a": 1,}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		pkg, err := ParsePackage(bytes.NewReader(data), "package.json")
+		pkg, err := readPackage(bytes.NewReader(data), "package.json")
 		if err != nil {
 			checkTyped(t, err)
 			if pkg != nil {
@@ -90,7 +90,7 @@ func FuzzParseAgent(f *testing.F) {
 		if md {
 			file = "agents/a.md"
 		}
-		a, err := ParseAgent(bytes.NewReader(data), file, "a")
+		a, err := readAgent(bytes.NewReader(data), file, "a")
 		if err != nil {
 			checkTyped(t, err)
 			return
@@ -130,7 +130,7 @@ func FuzzParseServers(f *testing.F) {
 		if vscode {
 			key = "servers"
 		}
-		eps, err := ParseServers(bytes.NewReader(data), "mcp.json", key)
+		eps, err := readServers(bytes.NewReader(data), "mcp.json", key)
 		if err != nil {
 			checkTyped(t, err)
 			return

@@ -3,12 +3,44 @@ package manifests
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
 )
+
+// readAgent, readPackage and readServers read a file from r within the size
+// limit, as Load does, then parse it as Load does (servers strictly).
+func readAgent(r io.Reader, file, name string) (*Agent, error) {
+	data, err := readAll(r, file)
+	if err != nil {
+		return nil, err
+	}
+	return parseAgent(data, file, name)
+}
+
+func readPackage(r io.Reader, file string) (*Package, error) {
+	data, err := readAll(r, file)
+	if err != nil {
+		return nil, err
+	}
+	pkg, err := parsePackage(data, file)
+	if err != nil {
+		return nil, err
+	}
+	return pkg, nil
+}
+
+func readServers(r io.Reader, file string, key string) ([]Endpoint, error) {
+	data, err := readAll(r, file)
+	if err != nil {
+		return nil, err
+	}
+	eps, _, err := parseServers(data, file, key, false)
+	return eps, err
+}
 
 // writeTree writes files (slash paths relative to root) under root.
 func writeTree(t *testing.T, root string, files map[string]string) {

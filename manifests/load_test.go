@@ -383,18 +383,18 @@ func TestLoad_Bounds(t *testing.T) {
 	t.Run("file too large", func(t *testing.T) {
 		root := newRecipe(t, map[string]string{
 			"package.json": pkgJSON(`{"manifests": ["mcp.json"]}`),
-			"mcp.json":     `{"mcpServers": {}, "pad": "` + strings.Repeat("x", MaxFileSize) + `"}`,
+			"mcp.json":     `{"mcpServers": {}, "pad": "` + strings.Repeat("x", maxFileSize) + `"}`,
 		})
 		_, err := Load(root)
 		wantErrs(t, err, "mcp.json: file is larger than the 1 MiB limit for configuration files")
 	})
 	t.Run("reader too large", func(t *testing.T) {
-		_, err := ParseServers(strings.NewReader(strings.Repeat(" ", MaxFileSize)+`{}`), "big.json", "mcpServers")
+		_, err := readServers(strings.NewReader(strings.Repeat(" ", maxFileSize)+`{}`), "big.json", "mcpServers")
 		wantErrs(t, err, "big.json: file is larger than the 1 MiB limit")
 	})
 	t.Run("exactly the limit", func(t *testing.T) {
 		doc := `{"mcpServers": {}}`
-		eps, err := ParseServers(strings.NewReader(doc+strings.Repeat(" ", MaxFileSize-len(doc))), "ok.json", "mcpServers")
+		eps, err := readServers(strings.NewReader(doc+strings.Repeat(" ", maxFileSize-len(doc))), "ok.json", "mcpServers")
 		if err != nil || len(eps) != 0 {
 			t.Fatalf("%v %v", eps, err)
 		}
@@ -402,7 +402,7 @@ func TestLoad_Bounds(t *testing.T) {
 	t.Run("too many servers", func(t *testing.T) {
 		var b strings.Builder
 		b.WriteString(`{"mcpServers": {`)
-		for i := range MaxServers + 1 {
+		for i := range maxServers + 1 {
 			if i > 0 {
 				b.WriteString(",")
 			}
@@ -417,7 +417,7 @@ func TestLoad_Bounds(t *testing.T) {
 		wantErrs(t, err, "mcp.json:1:16: mcpServers: has 1001 server entries, over the limit of 1000 per file")
 	})
 	t.Run("too many policies", func(t *testing.T) {
-		entries := make([]string, MaxServers+1)
+		entries := make([]string, maxServers+1)
 		for i := range entries {
 			entries[i] = `{"id": "s` + strconv.Itoa(i) + `"}`
 		}
@@ -426,7 +426,7 @@ func TestLoad_Bounds(t *testing.T) {
 		wantErrs(t, err, "package.json:4:24: pi.mcp.servers: has 1001 server entries, over the limit of 1000 per file")
 	})
 	t.Run("exactly 1000 servers", func(t *testing.T) {
-		entries := make([]string, MaxServers)
+		entries := make([]string, maxServers)
 		for i := range entries {
 			entries[i] = `{"id": "s` + strconv.Itoa(i) + `"}`
 		}

@@ -16,7 +16,7 @@ func TestParseServers_OAuth(t *testing.T) {
   "cimd": {"url": "https://cimd.example/mcp", "oauth": {"clientId": "https://app.example/client.json"}},
   "scoped": {"url": "https://scoped.example/mcp", "oauth": {"scopes": ["a"]}}
 }}`
-	eps, err := ParseServers(strings.NewReader(src), "mcp.json", "mcpServers")
+	eps, err := readServers(strings.NewReader(src), "mcp.json", "mcpServers")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestParseServers_OAuthInvalid(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := `{"mcpServers": {"notes": {"url": "https://notes.example/mcp", "oauth": ` + tc.oauth + `}}}`
-			_, err := ParseServers(strings.NewReader(src), "mcp.json", "mcpServers")
+			_, err := readServers(strings.NewReader(src), "mcp.json", "mcpServers")
 			wantErrs(t, err, tc.want)
 			if err != nil {
 				mustNotContain(t, err.Error(), "sEcReT-1")
@@ -59,7 +59,7 @@ func TestParseServers_OAuthInvalid(t *testing.T) {
 		})
 	}
 	src := `{"mcpServers": {"s": {"command": "srv", "oauth": {"clientId": "x"}}}}`
-	_, err := ParseServers(strings.NewReader(src), "mcp.json", "mcpServers")
+	_, err := readServers(strings.NewReader(src), "mcp.json", "mcpServers")
 	wantErrs(t, err, "oauth: is only for servers reached by url")
 }
 

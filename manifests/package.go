@@ -3,7 +3,6 @@ package manifests
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -63,23 +62,10 @@ func piMCP(top *node) *member {
 	return nil
 }
 
-// ParsePackage reads a whole package.json and returns its pi.mcp block, or
+// parsePackage parses a whole package.json and returns its pi.mcp block, or
 // nil, nil when it has no pi.mcp key. file names the input in positions.
-// Problems come back as Errors.
-func ParsePackage(r io.Reader, file string) (*Package, error) {
-	data, err := readAll(r, file)
-	if err != nil {
-		return nil, err
-	}
-	pkg, err := parsePackage(data, file)
-	if err != nil {
-		return nil, err
-	}
-	return pkg, nil
-}
-
-// parsePackage is ParsePackage on bytes. With problems it still returns what
-// it could read, so that Load can go on to check the manifests.
+// Problems come back as Errors; with problems it still returns what it
+// could read, so that Load can go on to check the manifests.
 func parsePackage(data []byte, file string) (*Package, error) {
 	top, err := parseJSON(data, file)
 	if err != nil {

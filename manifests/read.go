@@ -12,8 +12,8 @@ import (
 // Bounds on every configuration file. A file over either is an error, never
 // a partial read.
 const (
-	MaxFileSize   = 1 << 20 // bytes
-	MaxServers    = 1000    // server entries in one file
+	maxFileSize   = 1 << 20 // bytes
+	maxServers    = 1000    // server entries in one file
 	maxDepth      = 200     // nesting of JSON/YAML values
 	maxYAMLNodes  = 200_000 // YAML nodes after alias expansion
 	fileSizeLabel = "1 MiB"
@@ -23,11 +23,11 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
 // readAll reads r up to the size limit; file names the input in errors.
 func readAll(r io.Reader, file string) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
+	data, err := io.ReadAll(io.LimitReader(r, maxFileSize+1))
 	if err != nil {
 		return nil, &Error{Pos: Pos{File: file}, Msg: "cannot read: " + err.Error(), Err: err}
 	}
-	if len(data) > MaxFileSize {
+	if len(data) > maxFileSize {
 		return nil, &Error{Pos: Pos{File: file},
 			Msg:  "file is larger than the " + fileSizeLabel + " limit for configuration files",
 			Hint: "configuration files must be at most " + fileSizeLabel}
@@ -56,7 +56,7 @@ func readFile(path, display string) ([]byte, error) {
 			Msg:  fmt.Sprintf("is not a regular file (%s)", fileKind(fi.Mode())),
 			Hint: "configuration files must be regular files or symlinks to them"}
 	}
-	if fi.Size() > MaxFileSize {
+	if fi.Size() > maxFileSize {
 		return nil, &Error{Pos: Pos{File: display},
 			Msg:  "file is larger than the " + fileSizeLabel + " limit for configuration files",
 			Hint: "configuration files must be at most " + fileSizeLabel}

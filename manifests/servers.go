@@ -2,7 +2,6 @@ package manifests
 
 import (
 	"fmt"
-	"io"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -22,26 +21,18 @@ var transportTypes = map[string]Transport{
 
 const typeHint = `type is one of "stdio", "http", "streamable-http", "streamableHttp", "sse"`
 
-// ParseServers reads a JSON file holding a map of endpoints under key
+// parseServers parses a JSON file holding a map of endpoints under key
 // ("mcpServers", or "servers" for VS Code files) and returns its entries in
 // file order. Other top-level keys are ignored; a file without key has no
 // entries. Dir of each entry is the directory part of file. Problems come
 // back as Errors.
-func ParseServers(r io.Reader, file string, key string) ([]Endpoint, error) {
-	data, err := readAll(r, file)
-	if err != nil {
-		return nil, err
-	}
-	eps, _, err := parseServers(data, file, key, false)
-	return eps, err
-}
-
-// parseServers parses one servers file. Strict (lenient false) is for our
-// own files: every problem is an error and unknown entry keys are problems.
-// Lenient is for files that other programs own: unknown entry keys are
-// ignored, an entry with "disabled": true is left out, and an entry with a
-// problem is skipped, its problems returned as skipped. Problems with the
-// file as a whole are err in both modes.
+//
+// Strict (lenient false) is for our own files: every problem is an error
+// and unknown entry keys are problems. Lenient is for files that other
+// programs own: unknown entry keys are ignored, an entry with "disabled":
+// true is left out, and an entry with a problem is skipped, its problems
+// returned as skipped. Problems with the file as a whole are err in both
+// modes.
 func parseServers(data []byte, file, key string, lenient bool) (eps []Endpoint, skipped Errors, err error) {
 	top, err := parseJSON(data, file)
 	if err != nil {
@@ -109,6 +100,15 @@ func (c *checker) endpoint(em *member, key string, seen map[string]Pos, lenient 
 	if d := f["disabled"]; d != nil && d.val.kind == kBool && d.val.text == "true" {
 		return ep, false
 	}
+	c.stdioFields(&ep, f, field)
+	c.urlFields(&ep, f, field, lenient)
+	typeNode := c.transportType(&ep, f, field)
+	c.commandOrURL(em.val, f, field, ep.Type, typeNode)
+	return ep, true
+}
+
+// stdioFields reads the fields of a server started from a command into ep.
+func (c *checker) stdioFields(ep *Endpoint, f map[string]*member, field string) {
 	if m := f["command"]; m != nil {
 		if s, ok := c.str(m.val, field+".command"); ok {
 			if s == "" {
@@ -134,6 +134,10 @@ func (c *checker) endpoint(em *member, key string, seen map[string]Pos, lenient 
 			c.expansion(m.val.pos(c.file), field+".cwd", s)
 		}
 	}
+}
+
+// urlFields reads the fields of a server reached by url into ep.
+func (c *checker) urlFields(ep *Endpoint, f map[string]*member, field string, lenient bool) {
 	if m := f["url"]; m != nil {
 		if s, ok := c.str(m.val, field+".url"); ok {
 			ep.URL = s
@@ -149,27 +153,40 @@ func (c *checker) endpoint(em *member, key string, seen map[string]Pos, lenient 
 			c.at(m.val, field+".oauth", "", "is only for servers reached by url", "a stdio server takes its credentials from env")
 		}
 	}
-	var typeNode *node
-	if m := f["type"]; m != nil {
-		if s, ok := c.str(m.val, field+".type"); ok {
-			ep.Type, typeNode = s, m.val
-			if _, known := transportTypes[s]; !known {
-				c.at(m.val, field+".type", s, "is not a known transport type", typeHint)
-				typeNode = nil
-			}
-		}
+}
+
+// transportType reads the type field into ep and returns its node when it
+// names a known transport (nil otherwise).
+func (c *checker) transportType(ep *Endpoint, f map[string]*member, field string) *node {
+	m := f["type"]
+	if m == nil {
+		return nil
 	}
+	s, ok := c.str(m.val, field+".type")
+	if !ok {
+		return nil
+	}
+	ep.Type = s
+	if _, known := transportTypes[s]; !known {
+		c.at(m.val, field+".type", s, "is not a known transport type", typeHint)
+		return nil
+	}
+	return m.val
+}
+
+// commandOrURL checks that the entry n has exactly one of command and url,
+// and the one its known transport type (typ, from typeNode) needs.
+func (c *checker) commandOrURL(n *node, f map[string]*member, field, typ string, typeNode *node) {
 	switch {
 	case f["command"] != nil && f["url"] != nil:
-		c.at(em.val, field, "", "has both command and url", "an entry is either a program to run (command) or a server to reach (url)")
+		c.at(n, field, "", "has both command and url", "an entry is either a program to run (command) or a server to reach (url)")
 	case f["command"] == nil && f["url"] == nil:
-		c.at(em.val, field, "", "has neither command nor url", "an entry needs exactly one of command (stdio) or url (HTTP or SSE)")
-	case typeNode != nil && ep.Type == "stdio" && f["command"] == nil:
-		c.at(typeNode, field+".type", ep.Type, "needs command", "a stdio server is started from command; for a url use type http or sse")
-	case typeNode != nil && ep.Type != "stdio" && f["url"] == nil:
-		c.at(typeNode, field+".type", ep.Type, "needs url", `a command is started over stdio; use type "stdio" or leave type out`)
+		c.at(n, field, "", "has neither command nor url", "an entry needs exactly one of command (stdio) or url (HTTP or SSE)")
+	case typeNode != nil && typ == "stdio" && f["command"] == nil:
+		c.at(typeNode, field+".type", typ, "needs command", "a stdio server is started from command; for a url use type http or sse")
+	case typeNode != nil && typ != "stdio" && f["url"] == nil:
+		c.at(typeNode, field+".type", typ, "needs url", `a command is started over stdio; use type "stdio" or leave type out`)
 	}
-	return ep, true
 }
 
 // stringMap reads an object of string values (env, headers). Values are never

@@ -9,7 +9,7 @@ import (
 func minified() string {
 	var b strings.Builder
 	b.WriteString(`{"other": [`)
-	for b.Len() < MaxFileSize-100 {
+	for b.Len() < maxFileSize-100 {
 		b.WriteString(`"é",1,`)
 	}
 	b.WriteString(`0], "mcpServers": {"a": {"command": "x"}}}`)
@@ -21,7 +21,7 @@ func minified() string {
 // quadratic count would make this test run for minutes.)
 func TestParseServers_LongLine(t *testing.T) {
 	src := minified()
-	eps, err := ParseServers(strings.NewReader(src), "min.json", "mcpServers")
+	eps, err := readServers(strings.NewReader(src), "min.json", "mcpServers")
 	if err != nil || len(eps) != 1 {
 		t.Fatalf("%v %v", eps, err)
 	}
@@ -59,7 +59,7 @@ func BenchmarkParseServers_Minified(b *testing.B) {
 	src := minified()
 	b.SetBytes(int64(len(src)))
 	for b.Loop() {
-		if _, err := ParseServers(strings.NewReader(src), "min.json", "mcpServers"); err != nil {
+		if _, err := readServers(strings.NewReader(src), "min.json", "mcpServers"); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -182,7 +182,7 @@ func TestLoadUser_ImportsSkipInvalidEntries(t *testing.T) {
 
 func TestLoadUser_ImportTooLarge(t *testing.T) {
 	f := newUserFixture(t)
-	writeTree(t, f.cwd, map[string]string{".mcp.json": `{"mcpServers": {}, "x": "` + strings.Repeat("x", MaxFileSize) + `"}`})
+	writeTree(t, f.cwd, map[string]string{".mcp.json": `{"mcpServers": {}, "x": "` + strings.Repeat("x", maxFileSize) + `"}`})
 	r, err := LoadUser(f.paths())
 	if err != nil {
 		t.Fatal(err)

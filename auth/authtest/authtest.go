@@ -37,8 +37,6 @@ const Marker = "SeCrEt"
 type Options struct {
 	// ScopesSupported are listed in the protected resource metadata.
 	ScopesSupported []string
-	// ChallengeScope goes into the scope parameter of 401 challenges.
-	ChallengeScope string
 	// WriteScope, when set, is needed to call the tool "write": without it
 	// the MCP server answers 403 insufficient_scope.
 	WriteScope string
@@ -232,9 +230,6 @@ func (s *Server) protect(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		prm := strings.TrimSuffix(s.MCPURL, "/mcp") + "/.well-known/oauth-protected-resource/mcp"
 		challenge := `Bearer resource_metadata="` + prm + `"`
-		if s.opts.ChallengeScope != "" {
-			challenge += `, scope="` + s.opts.ChallengeScope + `"`
-		}
 		tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 		s.mu.Lock()
 		g := s.access[tok]

@@ -182,7 +182,7 @@ func (e *engine) search(c goja.FunctionCall) goja.Value {
 	if goja.IsUndefined(q) || goja.IsNull(q) {
 		panic(e.vm.NewTypeError("mcp.search: a query is required"))
 	}
-	limit := DefaultSearchLimit
+	limit := defaultSearchLimit
 	if l := c.Argument(1); !goja.IsUndefined(l) && !goja.IsNull(l) {
 		if n := l.ToInteger(); n > 0 && n < 1000 {
 			limit = int(n)

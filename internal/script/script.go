@@ -59,14 +59,14 @@ type Host interface {
 
 // Defaults for the zero fields of Limits.
 const (
-	DefaultTimeout       = 60 * time.Second
-	DefaultMaxCalls      = 100
-	DefaultMaxOutput     = 1 << 20
-	DefaultMaxConcurrent = 16
-	DefaultMaxMemory     = 1 << 30
-	// DefaultSearchLimit is the number of results mcp.search returns when the
+	defaultTimeout       = 60 * time.Second
+	defaultMaxCalls      = 100
+	defaultMaxOutput     = 1 << 20
+	defaultMaxConcurrent = 16
+	defaultMaxMemory     = 1 << 30
+	// defaultSearchLimit is the number of results mcp.search returns when the
 	// program gives no limit.
-	DefaultSearchLimit = 10
+	defaultSearchLimit = 10
 	// maxCallStack bounds the depth of JavaScript calls. Overflowing
 	// through builtins (a callback of Array.prototype.map calling itself)
 	// costs the engine time that grows steeply with this depth.
@@ -90,12 +90,12 @@ func (l Limits) withDefaults() Limits {
 		}
 	}
 	if l.Timeout == 0 {
-		l.Timeout = DefaultTimeout
+		l.Timeout = defaultTimeout
 	}
-	def(&l.MaxCalls, DefaultMaxCalls)
-	def(&l.MaxOutput, DefaultMaxOutput)
-	def(&l.MaxConcurrent, DefaultMaxConcurrent)
-	def(&l.MaxMemory, DefaultMaxMemory)
+	def(&l.MaxCalls, defaultMaxCalls)
+	def(&l.MaxOutput, defaultMaxOutput)
+	def(&l.MaxConcurrent, defaultMaxConcurrent)
+	def(&l.MaxMemory, defaultMaxMemory)
 	return l
 }
 

@@ -176,7 +176,7 @@ func TestRun_Limits(t *testing.T) {
 		{"call cap", "for (let i = 0; i < 5; i++) await dev_radius.ping()", Limits{MaxCalls: 3}, "calls", 3},
 		{"call cap cannot be caught", "try { for (let i = 0; i < 5; i++) await dev_radius.ping() } catch (e) { return 'caught' }", Limits{MaxCalls: 3}, "calls", 3},
 		{"call cap in Promise.all", "await Promise.all(Array.from({length: 10}, () => dev_radius.ping()))", Limits{MaxCalls: 4}, "calls", -1},
-		{"default call cap", "for (let i = 0; i < 200; i++) await dev_radius.ping()", Limits{}, "calls", DefaultMaxCalls},
+		{"default call cap", "for (let i = 0; i < 200; i++) await dev_radius.ping()", Limits{}, "calls", defaultMaxCalls},
 		{"output cap", `"x".repeat(200)`, Limits{MaxOutput: 100}, "output", 0},
 		{"default output cap", `"x".repeat(1 << 20)`, Limits{}, "output", 0},
 		{"memory", `const a = []; while (true) a.push("x".repeat(4 << 20) + a.length)`, Limits{MaxMemory: 64 << 20}, "memory", 0},

@@ -25,7 +25,8 @@ import (
 	"github.com/mcpsh/mcp/internal/atomicfile"
 )
 
-// EnvVar marks a process as being inside a session.
+// EnvVar marks a process as being inside a session: its value is the
+// session's id.
 const EnvVar = "MCP_SESSION"
 
 // State is what a session was started with.
