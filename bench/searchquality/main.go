@@ -5,6 +5,9 @@
 //	go run ./bench/searchquality --catalog bench/data/livemcpbench/catalog.jsonl --queries bench/data/livemcpbench/queries.jsonl \
 //	    --keyword bench/searchquality/keyword_queries.jsonl
 //
+// --catalog and --queries default to those files, for a run from the
+// repository's root.
+//
 // With --keyword it also measures the keyword queries with one typo each
 // (keyword_typo: the two middle letters of the longest word swapped). --halves
 // adds the task queries at even and at odd positions as populations of their
@@ -35,8 +38,8 @@ import (
 const depth = 100
 
 func main() {
-	catalogPath := flag.String("catalog", "", "catalog file (JSON lines, one tool a line)")
-	queriesPath := flag.String("queries", "", "task queries file (JSON lines)")
+	catalogPath := flag.String("catalog", "bench/data/livemcpbench/catalog.jsonl", "catalog file (JSON lines, one tool a line)")
+	queriesPath := flag.String("queries", "bench/data/livemcpbench/queries.jsonl", "task queries file (JSON lines)")
 	keywordPath := flag.String("keyword", "", "keyword queries file (JSON lines), optional")
 	baseline := flag.Bool("baseline", false, "measure plain BM25 over one combined field")
 	ablation := flag.Bool("ablation", false, "print the ablation table (markdown) instead of JSON")
