@@ -1,7 +1,6 @@
 package search
 
 import (
-	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -32,28 +31,16 @@ const maxWordRunes = 48
 //     ("apple's" gives apple, "don't" gives dont);
 //   - runs of Han, kana or Hangul, which have no spaces, become overlapping
 //     pairs of characters;
-//   - other words shorter than minRunes are dropped.
-type wordTokenizer struct {
-	splitCamel bool
-	catenate   bool
-	minRunes   int
-}
+//   - other words shorter than minWordRunes are dropped.
+type wordTokenizer struct{}
 
-func newWordTokenizer(config map[string]interface{}, _ *registry.Cache) (analysis.Tokenizer, error) {
-	t := &wordTokenizer{splitCamel: true, catenate: true, minRunes: 2}
-	if v, ok := config["split_camel"].(bool); ok {
-		t.splitCamel = v
-	}
-	if v, ok := config["catenate"].(bool); ok {
-		t.catenate = v
-	}
-	if v, ok := config["min_runes"].(float64); ok {
-		t.minRunes = int(v)
-	}
-	if t.minRunes < 1 || t.minRunes > maxWordRunes {
-		return nil, fmt.Errorf("search: min_runes %d out of range", t.minRunes)
-	}
-	return t, nil
+// minWordRunes is the shortest word kept, pairs of CJK characters aside.
+const minWordRunes = 2
+
+// newWordTokenizer is the tokenizer's registry constructor. The tokenizer
+// has no options: any in config are ignored.
+func newWordTokenizer(map[string]interface{}, *registry.Cache) (analysis.Tokenizer, error) {
+	return wordTokenizer{}, nil
 }
 
 func init() {
@@ -74,7 +61,7 @@ func isCJK(r rune) bool {
 }
 
 // Tokenize implements analysis.Tokenizer.
-func (t *wordTokenizer) Tokenize(in []byte) analysis.TokenStream {
+func (wordTokenizer) Tokenize(in []byte) analysis.TokenStream {
 	var out analysis.TokenStream
 	pos := 1
 	emit := func(term string, start, end int, typ analysis.TokenType, joined bool) {
@@ -126,7 +113,7 @@ func (t *wordTokenizer) Tokenize(in []byte) analysis.TokenStream {
 				}
 				break
 			}
-			t.word(in[i:j], i, emit)
+			word(in[i:j], i, emit)
 			i = j
 		default:
 			i += size
@@ -137,7 +124,7 @@ func (t *wordTokenizer) Tokenize(in []byte) analysis.TokenStream {
 
 // word emits the tokens of one run of word characters (which may hold
 // apostrophes between letters).
-func (t *wordTokenizer) word(w []byte, start int, emit func(string, int, int, analysis.TokenType, bool)) {
+func word(w []byte, start int, emit func(string, int, int, analysis.TokenType, bool)) {
 	if utf8.RuneCount(w) > maxWordRunes {
 		return
 	}
@@ -150,21 +137,17 @@ func (t *wordTokenizer) word(w []byte, start int, emit func(string, int, int, an
 		s = strings.Join(parts, "")
 	}
 	end := start + len(w)
-	if !t.splitCamel {
-		t.emitWord(strings.ToLower(s), start, end, false, emit)
-		return
-	}
 	parts := camelParts(s)
 	for _, p := range parts {
-		t.emitWord(strings.ToLower(p), start, end, false, emit)
+		emitWord(strings.ToLower(p), start, end, false, emit)
 	}
-	if t.catenate && len(parts) > 1 {
-		t.emitWord(strings.ToLower(s), start, end, true, emit)
+	if len(parts) > 1 {
+		emitWord(strings.ToLower(s), start, end, true, emit)
 	}
 }
 
-func (t *wordTokenizer) emitWord(term string, start, end int, samePos bool, emit func(string, int, int, analysis.TokenType, bool)) {
-	if utf8.RuneCountInString(term) < t.minRunes {
+func emitWord(term string, start, end int, samePos bool, emit func(string, int, int, analysis.TokenType, bool)) {
+	if utf8.RuneCountInString(term) < minWordRunes {
 		return
 	}
 	typ := analysis.AlphaNumeric
@@ -198,39 +181,4 @@ func camelParts(s string) []string {
 		}
 	}
 	return append(parts, string(rs[from:]))
-}
-
-// pairFilterType is the bleve registry name of the filter below.
-const pairFilterType = "mcp_word_pairs"
-
-// pairFilter replaces a token stream by the pairs of adjacent words in it,
-// each pair one token ("read file"). The joined form of a split word is not
-// a word of its own here.
-type pairFilter struct{}
-
-func (pairFilter) Filter(in analysis.TokenStream) analysis.TokenStream {
-	var out analysis.TokenStream
-	var prev *analysis.Token
-	for _, t := range in {
-		if t.KeyWord && prev != nil && t.Position == prev.Position {
-			continue
-		}
-		if prev != nil {
-			term := make([]byte, 0, len(prev.Term)+1+len(t.Term))
-			term = append(append(append(term, prev.Term...), ' '), t.Term...)
-			out = append(out, &analysis.Token{
-				Term: term, Start: prev.Start, End: t.End, Position: len(out) + 1, Type: analysis.Shingle,
-			})
-		}
-		prev = t
-	}
-	return out
-}
-
-func init() {
-	if err := registry.RegisterTokenFilter(pairFilterType, func(map[string]interface{}, *registry.Cache) (analysis.TokenFilter, error) {
-		return pairFilter{}, nil
-	}); err != nil {
-		panic(err)
-	}
 }

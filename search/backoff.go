@@ -42,10 +42,8 @@ func letters(w string) bool {
 // morphological variants: "parkings" for "parking") make one group in
 // stemmed; when there are none, the index words one edit away with the same
 // first letter (a misspelling: "weahter" for "weather") make one group in
-// fuzzy, if the query is short. Index words are those of the first clause's
-// field.
-func (ix *Index) backoff(r index.IndexReader, missing []string, queryWords int) (stemmed, fuzzy [][]string, err error) {
-	field := ix.tune.Clauses[0].Field
+// fuzzy, if the query is short. Index words are those of the tool field.
+func backoff(r index.IndexReader, missing []string, queryWords int) (stemmed, fuzzy [][]string, err error) {
 	looked := 0
 	for _, w := range missing {
 		n := utf8.RuneCountInString(w)
@@ -55,20 +53,18 @@ func (ix *Index) backoff(r index.IndexReader, missing []string, queryWords int) 
 		if looked++; looked > backoffWords {
 			break
 		}
-		if ix.tune.StemBackoff > 0 {
-			variants, err := variants(r, field, w)
-			if err != nil {
-				return nil, nil, err
-			}
-			if len(variants) > 0 {
-				stemmed = append(stemmed, variants)
-				continue
-			}
+		variants, err := variants(r, fieldTool, w)
+		if err != nil {
+			return nil, nil, err
 		}
-		if ix.tune.FuzzyBackoff <= 0 || n < fuzzyMinRunes || queryWords > fuzzyMaxWords {
+		if len(variants) > 0 {
+			stemmed = append(stemmed, variants)
 			continue
 		}
-		near, err := misspellings(r, field, w)
+		if n < fuzzyMinRunes || queryWords > fuzzyMaxWords {
+			continue
+		}
+		near, err := misspellings(r, fieldTool, w)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -8,24 +8,13 @@ import (
 	"github.com/mcpsh/mcp/catalog"
 )
 
-// Index fields. A text field can also be indexed stemmed, under its name
-// with stemSuffix; only the fields a Tuning searches are indexed.
+// Index fields.
 const (
 	fieldServer = "server" // keyword: the server id, for filtering and deletion
-	fieldName   = "name"   // the tool name
-	fieldTitle  = "title"  // the tool title
-	fieldDesc   = "desc"   // the tool description
-	fieldParams = "params" // parameter names, descriptions and enum values
+	fieldTool   = "tool"   // the tool's name, title, description and parameters
 	fieldSrv    = "srv"    // the server's id, title and description, on each tool
-	fieldTool   = "tool"   // name, title, desc and params in one field
-	fieldAll    = "all"    // tool and srv in one field
 	fieldSDoc   = "sdoc"   // server documents only: what the server is about
-	fieldPairs  = "pairs"  // adjacent word pairs of the name and title
-	fieldSib    = "sib"    // names and parameter names of the server's other tools
-	stemSuffix  = "_st"
 )
-
-var textFields = []string{fieldName, fieldTitle, fieldDesc, fieldParams, fieldSrv, fieldTool, fieldAll, fieldSDoc, fieldSib}
 
 // ServerInfo is what a server says about itself in its initialize result.
 // Both fields are optional.
@@ -101,47 +90,24 @@ func schemaText(b *strings.Builder, raw json.RawMessage, depth int) {
 	}
 }
 
-// toolDoc is the bleve document of one tool, holding the fields that
-// fields names (a field ending in "_st" gets the text of its twin).
-func toolDoc(t catalog.Tool, info ServerInfo, sib string, fields map[string]bool) map[string]interface{} {
-	params := paramText(t.InputSchema)
-	srv := strings.Join(nonEmpty(t.Server, info.Title, info.Description), "\n")
-	tool := strings.Join(nonEmpty(t.Name, t.Title, t.Description, params), "\n")
-	return docMap(t.Server, fields, map[string]string{
-		fieldName:   t.Name,
-		fieldTitle:  t.Title,
-		fieldDesc:   t.Description,
-		fieldParams: params,
-		fieldSrv:    srv,
-		fieldTool:   tool,
-		fieldAll:    strings.Join(nonEmpty(tool, srv), "\n"),
-		fieldPairs:  strings.Join(nonEmpty(t.Name, t.Title), "\n"),
-		fieldSib:    sib,
-	})
+// toolDoc is the bleve document of one tool.
+func toolDoc(t catalog.Tool, info ServerInfo) map[string]interface{} {
+	return map[string]interface{}{
+		fieldServer: t.Server,
+		fieldTool:   strings.Join(nonEmpty(t.Name, t.Title, t.Description, paramText(t.InputSchema)), "\n"),
+		fieldSrv:    strings.Join(nonEmpty(t.Server, info.Title, info.Description), "\n"),
+	}
 }
 
 // serverDoc is the bleve document of one server: its own words and the names
 // and titles of its tools, so that a query about what a server does as a
 // whole can lift all of its tools a little.
-func serverDoc(server string, info ServerInfo, tools []catalog.Tool, desc bool, fields map[string]bool) map[string]interface{} {
+func serverDoc(server string, info ServerInfo, tools []catalog.Tool) map[string]interface{} {
 	parts := nonEmpty(server, info.Title, info.Description)
 	for _, t := range tools {
 		parts = append(parts, nonEmpty(t.Name, t.Title)...)
-		if desc {
-			parts = append(parts, nonEmpty(t.Description)...)
-		}
 	}
-	return docMap(server, fields, map[string]string{fieldSDoc: strings.Join(parts, "\n")})
-}
-
-func docMap(server string, want map[string]bool, text map[string]string) map[string]interface{} {
-	m := map[string]interface{}{fieldServer: server}
-	for f := range want {
-		if v := text[strings.TrimSuffix(f, stemSuffix)]; v != "" {
-			m[f] = v
-		}
-	}
-	return m
+	return map[string]interface{}{fieldServer: server, fieldSDoc: strings.Join(parts, "\n")}
 }
 
 func nonEmpty(ss ...string) []string {
@@ -152,22 +118,4 @@ func nonEmpty(ss ...string) []string {
 		}
 	}
 	return out
-}
-
-// siblingText is the names and parameter names of a server's tools.
-func siblingText(tools []catalog.Tool) string {
-	var parts []string
-	for _, t := range tools {
-		parts = append(parts, t.Name)
-		var n schemaNode
-		if len(t.InputSchema) > 0 && json.Unmarshal(t.InputSchema, &n) == nil {
-			names := make([]string, 0, len(n.Properties))
-			for k := range n.Properties {
-				names = append(names, k)
-			}
-			sort.Strings(names)
-			parts = append(parts, names...)
-		}
-	}
-	return strings.Join(parts, "\n")
 }

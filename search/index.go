@@ -74,7 +74,6 @@ var (
 // use; writes (Replace, RemoveServer) are serialized.
 type Index struct {
 	bi       bleve.Index
-	tune     Tuning
 	readOnly bool
 	rebuilt  bool
 
@@ -92,21 +91,17 @@ type serverMeta struct {
 }
 
 // OpenMem returns an empty index in memory.
-func OpenMem() (*Index, error) { return OpenMemTuned(DefaultTuning()) }
-
-// OpenMemTuned returns an empty index in memory built with t. It exists for
-// the quality harness; use OpenMem.
-func OpenMemTuned(t Tuning) (*Index, error) {
-	m, err := newMapping(t)
+func OpenMem() (*Index, error) {
+	m, err := newMapping()
 	if err != nil {
 		return nil, err
 	}
-	// scorch, not bleve.NewMemOnly: only scorch scores with BM25.
+	// scorch, the index type of Open, not bleve.NewMemOnly's.
 	bi, err := bleve.NewUsing("", m, scorch.Name, scorch.Name, nil)
 	if err != nil {
 		return nil, err
 	}
-	return newIndex(bi, t, false, false)
+	return newIndex(bi, false, false)
 }
 
 // Open opens the index persisted in dir for writing, creating it if dir
@@ -118,11 +113,10 @@ func OpenMemTuned(t Tuning) (*Index, error) {
 // Rebuilding removes only what bleve keeps in dir (index_meta.json and
 // store/); other files in dir are left alone.
 func Open(dir string) (*Index, error) {
-	t := DefaultTuning()
 	bi, err := bleve.OpenUsing(dir, lockConfig(false))
 	if err == nil {
 		if v, _ := bi.GetInternal(keyVersion); string(v) == formatVersion {
-			return newIndex(bi, t, false, false)
+			return newIndex(bi, false, false)
 		}
 		_ = bi.Close()
 	} else if isLocked(err) {
@@ -136,7 +130,7 @@ func Open(dir string) (*Index, error) {
 			}
 		}
 	}
-	m, err := newMapping(t)
+	m, err := newMapping()
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +145,7 @@ func Open(dir string) (*Index, error) {
 		_ = bi.Close()
 		return nil, err
 	}
-	return newIndex(bi, t, false, existed)
+	return newIndex(bi, false, existed)
 }
 
 // OpenReadOnly opens the index persisted in dir for searching only, sharing
@@ -170,7 +164,7 @@ func OpenReadOnly(dir string) (*Index, error) {
 		_ = bi.Close()
 		return nil, fmt.Errorf("%w: %s was built by another version", ErrStale, dir)
 	}
-	return newIndex(bi, DefaultTuning(), true, false)
+	return newIndex(bi, true, false)
 }
 
 func lockConfig(readOnly bool) map[string]interface{} {
@@ -183,9 +177,9 @@ func lockConfig(readOnly bool) map[string]interface{} {
 
 func isLocked(err error) bool { return errors.Is(err, bolterrors.ErrTimeout) }
 
-func newIndex(bi bleve.Index, t Tuning, readOnly, rebuilt bool) (*Index, error) {
+func newIndex(bi bleve.Index, readOnly, rebuilt bool) (*Index, error) {
 	ix := &Index{
-		bi: bi, tune: t, readOnly: readOnly, rebuilt: rebuilt,
+		bi: bi, readOnly: readOnly, rebuilt: rebuilt,
 		servers: map[string]serverMeta{}, pending: bi.NewBatch(), touched: map[string]bool{},
 	}
 	if raw, err := bi.GetInternal(keyServers); err != nil {
@@ -302,23 +296,18 @@ func (ix *Index) Replace(server string, info ServerInfo, tools []catalog.Tool) e
 		}
 	}
 	m := ix.bi.Mapping()
-	fields := ix.tune.fields()
 	stats := fieldStats{Len: map[string]int{}}
 	lens := map[string]int{}
-	sib := ""
-	if fields[fieldSib] {
-		sib = siblingText(tools)
-	}
 	for _, t := range tools {
-		doc := toolDoc(t, info, sib, fields)
+		doc := toolDoc(t, info)
 		stats.add(measure(m, doc, lens))
 		stats.Docs++
 		if err := ix.index(t.ID(), doc); err != nil {
 			return err
 		}
 	}
-	if len(tools) > 0 && fields[fieldSDoc] {
-		doc := serverDoc(server, info, tools, ix.tune.ServerDocDesc, fields)
+	if len(tools) > 0 {
+		doc := serverDoc(server, info, tools)
 		stats.add(measure(m, doc, lens))
 		stats.Servers++
 		if err := ix.index(server, doc); err != nil {

@@ -5,10 +5,6 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/mapping"
-	"github.com/blevesearch/bleve/v2/search/query"
 )
 
 // Query bounds. A longer query is cut at MaxQueryBytes (on a character
@@ -61,23 +57,17 @@ func (ix *Index) Search(text string, opt Options) ([]Hit, error) {
 	if err != nil {
 		return nil, err
 	}
-	text = cleanQuery(text)
-	var scores map[string]float64
-	switch {
-	case ix.tune.Baseline:
-		mq := query.NewMatchQuery(text)
-		mq.SetField(fieldAll)
-		scores = map[string]float64{}
-		err = ix.collect(mq, 1, scores)
-	case ix.tune.BleveScoring:
-		scores, err = ix.bleveRank(text)
-	default:
-		scores, err = ix.rank(text)
-	}
+	scores, err := ix.rank(cleanQuery(text))
 	if err != nil {
 		return nil, err
 	}
-	hits := make([]Hit, 0, len(scores))
+	return hits(scores, opt, limit), nil
+}
+
+// hits are the tools of scores that opt keeps, best first, equal scores by
+// server and tool name, at most limit.
+func hits(scores map[string]float64, opt Options, limit int) []Hit {
+	out := make([]Hit, 0, len(scores))
 	for id, sc := range scores {
 		server, name, ok := strings.Cut(id, ".")
 		if !ok { // a server document
@@ -89,10 +79,10 @@ func (ix *Index) Search(text string, opt Options) ([]Hit, error) {
 		if opt.Only != nil && !opt.Only(server, name) {
 			continue
 		}
-		hits = append(hits, Hit{Server: server, Name: name, Score: sc})
+		out = append(out, Hit{Server: server, Name: name, Score: sc})
 	}
-	sort.Slice(hits, func(i, j int) bool {
-		a, b := hits[i], hits[j]
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
 		if a.Score != b.Score {
 			return a.Score > b.Score
 		}
@@ -101,10 +91,10 @@ func (ix *Index) Search(text string, opt Options) ([]Hit, error) {
 		}
 		return a.Name < b.Name
 	})
-	if len(hits) > limit {
-		hits = hits[:limit]
+	if len(out) > limit {
+		out = out[:limit]
 	}
-	return hits, nil
+	return out
 }
 
 // cleanQuery makes text valid UTF-8 no longer than MaxQueryBytes.
@@ -118,82 +108,4 @@ func cleanQuery(text string) string {
 		text = text[:cut]
 	}
 	return text
-}
-
-// fieldQuery is what a match query on field does, with repeated words
-// counted once and at most maxQueryTerms words: a disjunction of one term
-// query per distinct word, as the field's analyzer cuts them. It returns nil
-// when the text has no words.
-func fieldQuery(m mapping.IndexMapping, field, text string) query.Query {
-	a := m.AnalyzerNamed(m.AnalyzerNameForPath(field))
-	if a == nil {
-		return nil
-	}
-	seen := map[string]bool{}
-	var qs []query.Query
-	for _, tok := range a.Analyze([]byte(text)) {
-		term := string(tok.Term)
-		if seen[term] {
-			continue
-		}
-		seen[term] = true
-		tq := query.NewTermQuery(term)
-		tq.SetField(field)
-		qs = append(qs, tq)
-		if len(qs) == maxQueryTerms {
-			break
-		}
-	}
-	if len(qs) == 0 {
-		return nil
-	}
-	d := query.NewDisjunctionQuery(qs)
-	d.SetMin(1)
-	return d
-}
-
-// bleveRank scores with bleve's BM25: one match query per clause, searched
-// on its own, weighted and added, plus the server document's score.
-func (ix *Index) bleveRank(text string) (map[string]float64, error) {
-	m := ix.bi.Mapping()
-	scores := map[string]float64{}
-	for _, c := range ix.tune.Clauses {
-		if q := fieldQuery(m, c.Field, text); q != nil {
-			if err := ix.collect(q, c.Weight, scores); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if w := ix.tune.ServerWeight; w > 0 && len(scores) > 0 {
-		if q := fieldQuery(m, fieldSDoc, text); q != nil {
-			srv := map[string]float64{}
-			if err := ix.collect(q, w, srv); err != nil {
-				return nil, err
-			}
-			for id := range scores {
-				if s, _, ok := strings.Cut(id, "."); ok {
-					scores[id] += srv[s]
-				}
-			}
-		}
-	}
-	return scores, nil
-}
-
-// collect adds weight times the score of every document matching q to
-// scores.
-func (ix *Index) collect(q query.Query, weight float64, scores map[string]float64) error {
-	n, err := ix.bi.DocCount()
-	if err != nil || n == 0 {
-		return err
-	}
-	req := bleve.NewSearchRequestOptions(q, int(n), 0, false)
-	res, err := ix.bi.Search(req)
-	if err != nil {
-		return err
-	}
-	for _, h := range res.Hits {
-		scores[h.ID] += weight * h.Score
-	}
-	return nil
 }

@@ -16,6 +16,42 @@ import (
 // clauses that matched; each of those cost ranking quality on tool
 // catalogs (measured by bench/searchquality). Analysis, storage and
 // postings stay bleve's.
+//
+// A tool's score is the BM25F score of the query's words over its fields
+// (toolFields), plus serverWeight times the BM25 score of its server's
+// document for the same words. A query word that no tool has is backed off
+// (see backoff): the index words standing for it, its variants or else its
+// misspellings, count as that word. The stems of words that tools do have
+// are not searched: that lost more than it won, tools matching only a
+// variant of a word outranking tools matching the word. bench/searchquality
+// measures each of these choices against its alternatives (--ablation).
+
+// BM25 parameters.
+const (
+	bm25K1 = 1.2  // saturation of term frequency
+	bm25B  = 0.75 // length normalization
+)
+
+// clause is a field a query searches and its weight.
+type clause struct {
+	field  string
+	weight float64
+}
+
+// toolFields are the fields of a tool document that a query searches.
+var toolFields = []clause{{fieldTool, 1}, {fieldSrv, 0.3}}
+
+// serverFields are the fields of a server document.
+var serverFields = []clause{{fieldSDoc, 1}}
+
+const (
+	// serverWeight is the share of its server document's score that each
+	// tool gets.
+	serverWeight = 0.5
+	// backoffWeight is the weight of an index word standing for a query
+	// word, relative to the word's.
+	backoffWeight = 1.0
+)
 
 // fieldStats are the totals BM25 needs that bleve does not keep: how many
 // documents have been indexed and the summed length (in tokens) of each
@@ -24,7 +60,7 @@ import (
 type fieldStats struct {
 	Docs    int            `json:"docs"`    // tool documents
 	Servers int            `json:"servers"` // server documents
-	Len     map[string]int `json:"len"`     // by field, stemmed fields under their twin's name
+	Len     map[string]int `json:"len"`     // by field
 }
 
 func (s *fieldStats) add(lens map[string]int) {
@@ -43,151 +79,106 @@ func measure(m mapping.IndexMapping, doc map[string]interface{}, cache map[strin
 		if !ok || f == fieldServer {
 			continue
 		}
-		base, stemmed := strings.CutSuffix(f, stemSuffix)
-		if _, done := out[base]; done && stemmed {
-			continue
-		}
 		key := f + "\x00" + s
 		if n, ok := cache[key]; ok {
-			out[base] = n
+			out[f] = n
 		} else if a := m.AnalyzerNamed(m.AnalyzerNameForPath(f)); a != nil {
-			out[base] = len(a.Analyze([]byte(s)))
-			cache[key] = out[base]
+			out[f] = len(a.Analyze([]byte(s)))
+			cache[key] = out[f]
 		}
 	}
 	return out
 }
 
-// queryWord is one distinct word of a query, its stem and how many times the
-// query has it.
-type queryWord struct {
-	word, stem string
-	n          int
-}
-
-// queryWords analyzes text into at most maxQueryTerms distinct words, each
-// with its stem when the index has a stemming analyzer. Both analyzers share
-// the tokenizer and stop words, so their outputs line up one to one.
-func queryWords(m mapping.IndexMapping, text string) []queryWord {
+// queryWords analyzes text into at most maxQueryTerms distinct words.
+func queryWords(m mapping.IndexMapping, text string) []string {
 	a := m.AnalyzerNamed(analyzerWords)
 	if a == nil {
 		return nil
 	}
-	toks := a.Analyze([]byte(text))
-	var stems []string
-	if sa := m.AnalyzerNamed(analyzerStem); sa != nil {
-		for _, t := range sa.Analyze([]byte(text)) {
-			stems = append(stems, string(t.Term))
-		}
-		if len(stems) != len(toks) {
-			stems = nil
-		}
-	}
-	seen := map[string]int{}
-	var out []queryWord
-	for i, t := range toks {
+	seen := map[string]bool{}
+	var out []string
+	for _, t := range a.Analyze([]byte(text)) {
 		w := string(t.Term)
-		if j, ok := seen[w]; ok {
-			out[j].n++
+		if seen[w] || len(out) == maxQueryTerms {
 			continue
 		}
-		if len(out) == maxQueryTerms {
-			continue
-		}
-		seen[w] = len(out)
-		qw := queryWord{word: w, stem: w, n: 1}
-		if stems != nil {
-			qw.stem = stems[i]
-		}
-		out = append(out, qw)
+		seen[w] = true
+		out = append(out, w)
 	}
 	return out
 }
 
-// docScore is a document's score and how many query words it matched.
-type docScore struct {
-	score   float64
-	matched int
-}
-
-// bm25f scores the documents that hold any of the query's words in the
-// weighted fields and adds weight times the score to into, keyed by internal
-// document number. A word is a group of terms that count as one (a query
-// word and the index words standing for it). For each word, a document's
-// term frequency is the weighted sum over fields and terms of the field's
-// frequency divided by the field's length normalization; the sum is
-// saturated once (K1) and multiplied by the word's idf among the n
-// documents, counting a document that has any of its terms in any field.
-// It returns each word's document frequency.
-func (ix *Index) bm25f(r index.IndexReader, words [][]string, fields []Clause, n int, stats fieldStats, weight float64, into map[uint64]*docScore) ([]int, error) {
-	return ix.bm25fw(r, words, nil, fields, n, stats, weight, into)
-}
-
-// bm25fw is bm25f with a weight for each word (nil: 1 for all).
-func (ix *Index) bm25fw(r index.IndexReader, words [][]string, ww []float64, fields []Clause, n int, stats fieldStats, weight float64, into map[uint64]*docScore) ([]int, error) {
-	k1 := ix.tune.K1
+// bm25f scores the documents that hold any of words in fields and adds
+// weight times the score to into, keyed by internal document number. A word
+// is a group of terms that count as one (a query word, or the index words
+// standing for it). For each word, a document's term frequency is the
+// weighted sum over fields and terms of the field's frequency divided by the
+// field's length normalization (see termFreqs); the sum is saturated once
+// (bm25K1) and multiplied by the word's idf among the n documents, counting
+// a document that has any of its terms in any field. It returns each word's
+// document frequency.
+func bm25f(r index.IndexReader, words [][]string, fields []clause, n int, stats fieldStats, weight float64, into map[uint64]float64) ([]int, error) {
 	dfs := make([]int, len(words))
 	if n == 0 {
 		return dfs, nil
 	}
 	tf := map[uint64]float64{}
-	var tfd index.TermFieldDoc
 	for i, terms := range words {
 		clear(tf)
-		for _, c := range fields {
-			b := c.B
-			if b == 0 {
-				b = ix.tune.B
-			}
-			avg := float64(stats.Len[strings.TrimSuffix(c.Field, stemSuffix)]) / float64(n)
-			if avg <= 0 {
-				continue
-			}
-			for _, term := range terms {
-				rd, err := r.TermFieldReader(context.Background(), []byte(term), c.Field, true, true, false)
-				if err != nil {
-					return nil, err
-				}
-				for {
-					d, err := rd.Next(tfd.Reset())
-					if err != nil {
-						_ = rd.Close()
-						return nil, err
-					}
-					if d == nil {
-						break
-					}
-					length := 1.0
-					if d.Norm > 0 {
-						length = 1 / (d.Norm * d.Norm) // bleve stores 1/√length
-					}
-					tf[d.ID.Value()] += c.Weight * float64(d.Freq) / (1 - b + b*length/avg)
-				}
-				if err := rd.Close(); err != nil {
-					return nil, err
-				}
-			}
+		if err := termFreqs(r, terms, fields, n, stats, tf); err != nil {
+			return nil, err
 		}
 		df := float64(len(tf))
 		dfs[i] = len(tf)
-		if df == 0 || (ix.tune.MaxDF > 0 && df > ix.tune.MaxDF*float64(n)) {
+		if df == 0 {
 			continue
 		}
 		idf := math.Log(1 + (float64(n)-df+0.5)/(df+0.5))
-		if ww != nil {
-			idf *= ww[i]
-		}
 		for doc, x := range tf {
-			ds := into[doc]
-			if ds == nil {
-				ds = &docScore{}
-				into[doc] = ds
-			}
-			ds.score += weight * idf * (x*(k1+1)/(k1+x) + ix.tune.Delta)
-			ds.matched++
+			into[doc] += weight * idf * (x * (bm25K1 + 1) / (bm25K1 + x))
 		}
 	}
 	return dfs, nil
+}
+
+// termFreqs adds to tf, by internal document number, the frequency of each
+// of terms in each of fields times the field's weight, divided by the
+// field's length normalization for the document (n documents have the
+// field's summed length in stats).
+func termFreqs(r index.IndexReader, terms []string, fields []clause, n int, stats fieldStats, tf map[uint64]float64) error {
+	var tfd index.TermFieldDoc
+	for _, c := range fields {
+		avg := float64(stats.Len[c.field]) / float64(n)
+		if avg <= 0 {
+			continue
+		}
+		for _, term := range terms {
+			rd, err := r.TermFieldReader(context.Background(), []byte(term), c.field, true, true, false)
+			if err != nil {
+				return err
+			}
+			for {
+				d, err := rd.Next(tfd.Reset())
+				if err != nil {
+					_ = rd.Close()
+					return err
+				}
+				if d == nil {
+					break
+				}
+				length := 1.0
+				if d.Norm > 0 {
+					length = 1 / (d.Norm * d.Norm) // bleve stores 1/√length
+				}
+				tf[d.ID.Value()] += c.weight * float64(d.Freq) / (1 - bm25B + bm25B*length/avg)
+			}
+			if err := rd.Close(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // groups makes each term a word of its own, dropping repeats.
@@ -203,15 +194,36 @@ func groups(terms []string) [][]string {
 	return out
 }
 
-// rank scores the tools for text (see Tuning for the parts of a score). It
-// returns scores by document id ("server.tool").
+// rank scores the tools for text and returns the scores by document id
+// ("server.tool").
 func (ix *Index) rank(text string) (map[string]float64, error) {
-	m := ix.bi.Mapping()
-	words := queryWords(m, text)
-	out := map[string]float64{}
+	words := queryWords(ix.bi.Mapping(), text)
 	if len(words) == 0 {
-		return out, nil
+		return map[string]float64{}, nil
 	}
+	q, err := ix.newRanking()
+	if err != nil {
+		return nil, err
+	}
+	defer q.close()
+	missing, err := q.match(words)
+	if err != nil {
+		return nil, err
+	}
+	if err := q.backOff(missing, len(words)); err != nil {
+		return nil, err
+	}
+	return q.scores(words)
+}
+
+// ranking is one query's scoring in progress.
+type ranking struct {
+	r     index.IndexReader
+	stats fieldStats
+	tools map[uint64]float64 // tools' scores by internal document number
+}
+
+func (ix *Index) newRanking() (*ranking, error) {
 	adv, err := ix.bi.Advanced()
 	if err != nil {
 		return nil, err
@@ -220,210 +232,94 @@ func (ix *Index) rank(text string) (map[string]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer r.Close()
-	q := &ranking{ix: ix, r: r, stats: ix.totals(), tools: map[uint64]*docScore{}, ids: map[uint64]string{}}
-	t := ix.tune
-	exact := make([]string, len(words))
-	stems := make([]string, len(words))
+	return &ranking{r: r, stats: ix.totals(), tools: map[uint64]float64{}}, nil
+}
+
+func (q *ranking) close() { _ = q.r.Close() }
+
+// match scores the tools for the query's words and returns the words no
+// tool has.
+func (q *ranking) match(words []string) ([]string, error) {
+	dfs, err := bm25f(q.r, groups(words), toolFields, q.stats.Docs, q.stats, 1, q.tools)
+	if err != nil {
+		return nil, err
+	}
+	var missing []string
 	for i, w := range words {
-		exact[i], stems[i] = w.word, w.stem
-	}
-	// The query's own words: only they count as matched for CoordBonus.
-	var ww []float64
-	if t.K3 > 0 {
-		ww = make([]float64, len(words))
-		for i, w := range words {
-			ww[i] = (t.K3 + 1) * float64(w.n) / (t.K3 + float64(w.n))
+		if dfs[i] == 0 {
+			missing = append(missing, w)
 		}
 	}
-	dfs, err := ix.bm25fw(r, groups(exact), ww, t.Clauses, q.stats.Docs, q.stats, 1, q.tools)
+	return missing, nil
+}
+
+// backOff adds the scores of the index words that stand for the missing
+// query words (see backoff) to the tools' scores; queryWords is how many
+// distinct words the query has.
+func (q *ranking) backOff(missing []string, queryWords int) error {
+	variants, near, err := backoff(q.r, missing, queryWords)
+	if err != nil {
+		return err
+	}
+	if err := q.add(variants, backoffWeight); err != nil {
+		return err
+	}
+	return q.add(near, backoffWeight)
+}
+
+// add adds weight times the BM25F score of words over toolFields to the
+// tools' scores.
+func (q *ranking) add(words [][]string, weight float64) error {
+	if len(words) == 0 {
+		return nil
+	}
+	extra := map[uint64]float64{}
+	if _, err := bm25f(q.r, words, toolFields, q.stats.Docs, q.stats, weight, extra); err != nil {
+		return err
+	}
+	for doc, s := range extra {
+		q.tools[doc] += s
+	}
+	return nil
+}
+
+// scores returns the tools' scores, each with its server's added (see
+// servers for words), by document id.
+func (q *ranking) scores(words []string) (map[string]float64, error) {
+	srv, err := q.servers(words)
 	if err != nil {
 		return nil, err
 	}
-	if t.StemWeight > 0 {
-		var twins []Clause
-		for _, c := range t.Clauses {
-			if !strings.HasSuffix(c.Field, stemSuffix) {
-				c.Field += stemSuffix
-				twins = append(twins, c)
-			}
-		}
-		if _, err := q.add(groups(stems), twins, t.StemWeight, false); err != nil {
-			return nil, err
-		}
-	}
-	if t.StemBackoff > 0 || t.FuzzyBackoff > 0 {
-		var missing []string
-		for i, w := range exact {
-			if dfs[i] == 0 {
-				missing = append(missing, w)
-			}
-		}
-		variants, near, err := ix.backoff(r, missing, len(words))
-		if err != nil {
-			return nil, err
-		}
-		if _, err := q.add(variants, t.Clauses, t.StemBackoff, false); err != nil {
-			return nil, err
-		}
-		if _, err := q.add(near, t.Clauses, t.FuzzyBackoff, false); err != nil {
-			return nil, err
-		}
-	}
-	if a := m.AnalyzerNamed(analyzerPairs); t.PairWeight > 0 && a != nil {
-		var pairs []string
-		for _, tok := range a.Analyze([]byte(text)) {
-			pairs = append(pairs, string(tok.Term))
-		}
-		if len(pairs) > maxQueryTerms {
-			pairs = pairs[:maxQueryTerms]
-		}
-		if _, err := q.add(groups(pairs), []Clause{{Field: fieldPairs, Weight: 1}}, t.PairWeight, true); err != nil {
-			return nil, err
-		}
-	}
-	srv, err := q.servers(groups(exact))
-	if err != nil {
-		return nil, err
-	}
-	final, err := q.final(srv, len(words))
-	if err != nil {
-		return nil, err
-	}
-	if fb := t.Feedback; fb.Weight > 0 && fb.Docs > 0 && fb.Terms > 0 && len(words) >= fb.MinWords {
-		if err := q.feedback(final, exact); err != nil {
-			return nil, err
-		}
-		if final, err = q.final(srv, len(words)); err != nil {
-			return nil, err
-		}
-	}
-	for _, f := range final {
-		out[f.id] = f.score
-	}
-	return out, nil
-}
-
-// scored is a tool's final score.
-type scored struct {
-	doc   uint64
-	id    string
-	score float64
-}
-
-// final combines the tools' scores with their servers' (srv, by server id),
-// the coordination bonus and the server fusion.
-func (q *ranking) final(srv map[string]float64, words int) ([]scored, error) {
-	t := q.ix.tune
-	out := make([]scored, 0, len(q.tools))
-	best := map[string][2]float64{} // the two best scores of each server's tools
-	if t.ServerNorm && len(srv) > 0 {
-		var maxTool, maxSrv float64
-		for _, ds := range q.tools {
-			maxTool = math.Max(maxTool, ds.score)
-		}
-		for _, v := range srv {
-			maxSrv = math.Max(maxSrv, v)
-		}
-		if maxSrv > 0 {
-			norm := make(map[string]float64, len(srv))
-			for k, v := range srv {
-				norm[k] = v / maxSrv * maxTool * t.ServerWeight
-			}
-			srv = norm
-		}
-	}
-	for doc, ds := range q.tools {
-		id, ok := q.ids[doc]
-		if !ok {
-			x, err := q.r.ExternalID(index.NewIndexInternalID(nil, doc))
-			if err != nil {
-				return nil, err
-			}
-			id = x
-			q.ids[doc] = id
-		}
-		s, _, ok := strings.Cut(id, ".")
-		if !ok {
-			continue
-		}
-		sc := ds.score
-		if t.CoordBonus > 0 {
-			sc *= 1 + t.CoordBonus*float64(ds.matched)/float64(words)
-		}
-		sc += srv[s]
-		out = append(out, scored{doc, id, sc})
-		b := best[s]
-		if sc > b[0] {
-			b[0], b[1] = sc, b[0]
-		} else if sc > b[1] {
-			b[1] = sc
-		}
-		best[s] = b
-	}
-	if t.ServerFusion > 0 {
-		for i, f := range out {
-			s, _, _ := strings.Cut(f.id, ".")
-			b := best[s]
-			other := b[0]
-			if f.score == b[0] {
-				other = b[1]
-			}
-			out[i].score += t.ServerFusion * other
-		}
-	}
-	return out, nil
-}
-
-// ranking is one query's scoring in progress.
-type ranking struct {
-	ix    *Index
-	r     index.IndexReader
-	stats fieldStats
-	tools map[uint64]*docScore // by internal document number
-	ids   map[uint64]string    // external ids of tools, by internal number
-}
-
-// add adds weight times the BM25F score of words over fields to the tools'
-// scores, only to tools scored already when onlyScored is set. It returns
-// each word's document frequency.
-func (q *ranking) add(words [][]string, fields []Clause, weight float64, onlyScored bool) ([]int, error) {
-	if len(words) == 0 || weight <= 0 {
-		return make([]int, len(words)), nil
-	}
-	extra := map[uint64]*docScore{}
-	dfs, err := q.ix.bm25f(q.r, words, fields, q.stats.Docs, q.stats, weight, extra)
-	if err != nil {
-		return nil, err
-	}
-	for doc, ds := range extra {
-		if e := q.tools[doc]; e != nil {
-			e.score += ds.score
-		} else if !onlyScored {
-			q.tools[doc] = &docScore{score: ds.score}
-		}
-	}
-	return dfs, nil
-}
-
-// servers returns ServerWeight times the BM25 score of each server document
-// for words, by server id.
-func (q *ranking) servers(words [][]string) (map[string]float64, error) {
-	srv := map[string]float64{}
-	w := q.ix.tune.ServerWeight
-	if w <= 0 || len(q.tools) == 0 {
-		return srv, nil
-	}
-	sdocs := map[uint64]*docScore{}
-	if _, err := q.ix.bm25f(q.r, words, []Clause{{Field: fieldSDoc, Weight: 1}}, q.stats.Servers, q.stats, w, sdocs); err != nil {
-		return nil, err
-	}
-	for doc, ds := range sdocs {
+	out := make(map[string]float64, len(q.tools))
+	for doc, sc := range q.tools {
 		id, err := q.r.ExternalID(index.NewIndexInternalID(nil, doc))
 		if err != nil {
 			return nil, err
 		}
-		srv[id] = ds.score
+		if s, _, ok := strings.Cut(id, "."); ok {
+			out[id] = sc + srv[s]
+		}
+	}
+	return out, nil
+}
+
+// servers returns serverWeight times the BM25 score of each server document
+// for words, by server id.
+func (q *ranking) servers(words []string) (map[string]float64, error) {
+	srv := map[string]float64{}
+	if len(q.tools) == 0 {
+		return srv, nil
+	}
+	sdocs := map[uint64]float64{}
+	if _, err := bm25f(q.r, groups(words), serverFields, q.stats.Servers, q.stats, serverWeight, sdocs); err != nil {
+		return nil, err
+	}
+	for doc, s := range sdocs {
+		id, err := q.r.ExternalID(index.NewIndexInternalID(nil, doc))
+		if err != nil {
+			return nil, err
+		}
+		srv[id] = s
 	}
 	return srv, nil
 }

@@ -5,6 +5,9 @@
 //	go run ./bench/searchquality --catalog bench/data/livemcpbench/catalog.jsonl --queries bench/data/livemcpbench/queries.jsonl \
 //	    --keyword bench/searchquality/keyword_queries.jsonl
 //
+// --catalog and --queries default to those files, for a run from the
+// repository's root.
+//
 // With --keyword it also measures the keyword queries with one typo each
 // (keyword_typo: the two middle letters of the longest word swapped). --halves
 // adds the task queries at even and at odd positions as populations of their
@@ -12,7 +15,9 @@
 // other. --baseline measures plain BM25 over one combined field instead, and
 // --ablation prints a table of what each analysis and ranking choice
 // contributes (each row changes one thing in the default); --only SUBSTR
-// keeps the rows whose name contains SUBSTR, and the default.
+// keeps the rows whose name contains SUBSTR, and the default. The default
+// is measured on search.Index itself, the baseline and the other rows on
+// lab indexes (package lab), whose default the tests check against it.
 package main
 
 import (
@@ -24,6 +29,8 @@ import (
 	"strings"
 
 	"github.com/mcpsh/mcp/bench/searchquality/benchdata"
+	"github.com/mcpsh/mcp/bench/searchquality/lab"
+	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/search"
 )
 
@@ -31,8 +38,8 @@ import (
 const depth = 100
 
 func main() {
-	catalogPath := flag.String("catalog", "", "catalog file (JSON lines, one tool a line)")
-	queriesPath := flag.String("queries", "", "task queries file (JSON lines)")
+	catalogPath := flag.String("catalog", "bench/data/livemcpbench/catalog.jsonl", "catalog file (JSON lines, one tool a line)")
+	queriesPath := flag.String("queries", "bench/data/livemcpbench/queries.jsonl", "task queries file (JSON lines)")
 	keywordPath := flag.String("keyword", "", "keyword queries file (JSON lines), optional")
 	baseline := flag.Bool("baseline", false, "measure plain BM25 over one combined field")
 	ablation := flag.Bool("ablation", false, "print the ablation table (markdown) instead of JSON")
@@ -86,10 +93,9 @@ func run(w io.Writer, catalogPath, queriesPath, keywordPath string, o options) e
 	if o.ablation {
 		return ablate(w, c, pops, o.only)
 	}
-	t := search.DefaultTuning()
-	name := "default"
+	open, name := product, "default"
 	if o.baseline {
-		t, name = search.BaselineTuning(), "baseline"
+		open, name = tuned(lab.Baseline()), "baseline"
 	}
 	out := map[string]interface{}{"tuning": name, "tools": len(c.IDs)}
 	for _, p := range pops {
@@ -97,7 +103,7 @@ func run(w io.Writer, catalogPath, queriesPath, keywordPath string, o options) e
 		if o.misses && !strings.HasPrefix(p.name, "task_") {
 			missLog = os.Stderr
 		}
-		m, err := measure(c, t, p, missLog)
+		m, err := measure(c, open, p, missLog)
 		if err != nil {
 			return err
 		}
@@ -108,10 +114,29 @@ func run(w io.Writer, catalogPath, queriesPath, keywordPath string, o options) e
 	return enc.Encode(out)
 }
 
-// build indexes every server of c with tuning t, the way the CLI feeds its
-// index: one Replace per server.
-func build(c *benchdata.Catalog, t search.Tuning) (*search.Index, error) {
-	ix, err := search.OpenMemTuned(t)
+// index is what a query is measured on: the product's search.Index or a
+// lab.Index.
+type index interface {
+	Replace(server string, info search.ServerInfo, tools []catalog.Tool) error
+	Search(text string, opt search.Options) ([]search.Hit, error)
+	Close() error
+}
+
+// opener returns an empty index.
+type opener func() (index, error)
+
+// product opens the index mcp search uses.
+func product() (index, error) { return search.OpenMem() }
+
+// tuned opens a lab index built with t.
+func tuned(t lab.Tuning) opener {
+	return func() (index, error) { return lab.Open(t) }
+}
+
+// build indexes every server of c in an index that open returns, the way the
+// CLI feeds its index: one Replace per server.
+func build(c *benchdata.Catalog, open opener) (index, error) {
+	ix, err := open()
 	if err != nil {
 		return nil, err
 	}
@@ -124,10 +149,11 @@ func build(c *benchdata.Catalog, t search.Tuning) (*search.Index, error) {
 	return ix, nil
 }
 
-// measure indexes c with t and judges the queries of p. With misses set, it
-// writes there each query with no gold tool in the top 5.
-func measure(c *benchdata.Catalog, t search.Tuning, p population, misses io.Writer) (Metrics, error) {
-	ix, err := build(c, t)
+// measure indexes c in an index that open returns and judges the queries of
+// p. With misses set, it writes there each query with no gold tool in the
+// top 5.
+func measure(c *benchdata.Catalog, open opener, p population, misses io.Writer) (Metrics, error) {
+	ix, err := build(c, open)
 	if err != nil {
 		return Metrics{}, err
 	}

@@ -9,7 +9,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/mcpsh/mcp/bench/searchquality/benchdata"
+	"github.com/mcpsh/mcp/bench/searchquality/lab"
+	"github.com/mcpsh/mcp/search"
 )
 
 func TestJudged(t *testing.T) {
@@ -154,5 +158,57 @@ func TestKeywordQueries(t *testing.T) {
 	}
 	if _, err := benchdata.LoadQueries(filepath.Join("..", "data", "livemcpbench", "queries.jsonl"), c); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestLabDefaultIsSearch checks that a lab index built with lab.Default
+// ranks every benchmark query, and a few odd ones, exactly as search.Index
+// does, scores included: each ablation row changes one thing in the
+// product's ranking, not in a copy of it that has drifted.
+func TestLabDefaultIsSearch(t *testing.T) {
+	data := filepath.Join("..", "data", "livemcpbench")
+	c, err := benchdata.LoadCatalog(filepath.Join(data, "catalog.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tq, err := benchdata.LoadQueries(filepath.Join(data, "queries.jsonl"), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kq, err := benchdata.LoadQueries("keyword_queries.jsonl", c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := []string{
+		"", "the and of", "a b c", "weahter forcast pricing", "forecasting directories", "获取股票价格",
+		"getHTTPResponse don't Apple's", "\xff\xfe file", strings.Repeat("search file ", 1000),
+	}
+	for _, qs := range [][]benchdata.Query{tq, kq, typos(kq)} {
+		for _, q := range qs {
+			texts = append(texts, q.Query)
+		}
+	}
+	want, err := build(c, product)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer want.Close()
+	got, err := build(c, tuned(lab.Default()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer got.Close()
+	for _, q := range texts {
+		w, err := want.Search(q, search.Options{Limit: search.MaxLimit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := got.Search(q, search.Options{Limit: search.MaxLimit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(w, g); diff != "" {
+			t.Errorf("Search(%.60q): lab default differs from search (-search +lab):\n%s", q, diff)
+		}
 	}
 }

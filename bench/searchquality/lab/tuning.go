@@ -1,4 +1,4 @@
-package search
+package lab
 
 import (
 	"fmt"
@@ -14,9 +14,9 @@ import (
 	index "github.com/blevesearch/bleve_index_api"
 )
 
-// Tuning holds the analysis and ranking choices of an index. Open, OpenMem
-// and OpenReadOnly use DefaultTuning; the other values exist so that the
-// quality harness can measure what each choice contributes.
+// Tuning holds the analysis and ranking choices of a lab index. Default is
+// search's; the other values exist so that the quality harness can measure
+// what each choice contributes.
 type Tuning struct {
 	// Baseline indexes one combined field (name, title, description,
 	// parameters and the server's text) with bleve's standard analyzer and
@@ -113,9 +113,9 @@ type Clause struct {
 	B      float64 // length normalization of this field; 0 means Tuning.B
 }
 
-// DefaultTuning returns the choices the index uses; bench/searchquality
-// measures each one (--ablation).
-func DefaultTuning() Tuning {
+// Default returns the choices search makes, the lab's reference point: a lab
+// index built with it ranks as search.Index does.
+func Default() Tuning {
 	return Tuning{
 		SplitCamel:   true,
 		Catenate:     true,
@@ -130,9 +130,9 @@ func DefaultTuning() Tuning {
 	}
 }
 
-// BaselineTuning is plain BM25 over one combined field with bleve's
-// standard analyzer and a bleve match query.
-func BaselineTuning() Tuning {
+// Baseline is plain BM25 over one combined field with bleve's standard
+// analyzer and a bleve match query.
+func Baseline() Tuning {
 	return Tuning{Baseline: true, Clauses: []Clause{{Field: fieldAll, Weight: 1}}}
 }
 
@@ -170,17 +170,17 @@ func (t Tuning) validate() error {
 	for _, c := range t.Clauses {
 		base, stem := strings.CutSuffix(c.Field, stemSuffix)
 		if !known[base] || (stem && (t.Stemmer == "" || t.Baseline)) || c.Weight <= 0 || c.B < 0 || c.B > 1 {
-			return fmt.Errorf("search: invalid clause %s^%v", c.Field, c.Weight)
+			return fmt.Errorf("lab: invalid clause %s^%v", c.Field, c.Weight)
 		}
 	}
 	if len(t.Clauses) == 0 {
-		return fmt.Errorf("search: no clauses")
+		return fmt.Errorf("lab: no clauses")
 	}
 	if t.StemWeight > 0 && (t.Stemmer == "" || t.Baseline) {
-		return fmt.Errorf("search: StemWeight needs a Stemmer")
+		return fmt.Errorf("lab: StemWeight needs a Stemmer")
 	}
 	if (t.PairWeight > 0 || t.Feedback.Weight > 0) && t.Baseline {
-		return fmt.Errorf("search: PairWeight and Feedback need the words analyzer")
+		return fmt.Errorf("lab: PairWeight and Feedback need the words analyzer")
 	}
 	return nil
 }
@@ -229,7 +229,7 @@ func newMapping(t Tuning) (*mapping.IndexMappingImpl, error) {
 				"porter": porter.Name, "snowball": en.SnowballStemmerName, "plural": en.PluralStemmerName,
 			}[t.Stemmer]
 			if !ok {
-				return nil, fmt.Errorf("search: unknown stemmer %q", t.Stemmer)
+				return nil, fmt.Errorf("lab: unknown stemmer %q", t.Stemmer)
 			}
 			if err := m.AddCustomAnalyzer(analyzerStem, map[string]interface{}{
 				"type": custom.Name, "tokenizer": tokenizerName,
