@@ -87,6 +87,10 @@ func (e *LoginRequiredError) Error() string {
 // Command is what a person runs, outside any session, to log in.
 func (e *LoginRequiredError) Command() string { return "mcp auth login " + e.Server }
 
+// Summary says in a few words what to do, for a column of one line per
+// server.
+func (e *LoginRequiredError) Summary() string { return "needs a login: run `" + e.Command() + "`" }
+
 // NoOAuthError says a server answered without a login and publishes no
 // OAuth metadata: there is nothing to log in to.
 type NoOAuthError struct{ Server string }
@@ -95,6 +99,11 @@ func (e *NoOAuthError) ExitCode() int { return exit.Usage }
 
 func (e *NoOAuthError) Error() string {
 	return fmt.Sprintf("server %s answered without a login and publishes no OAuth metadata: there is nothing to log in to", e.Server)
+}
+
+// Summary says the cause in a few words.
+func (e *NoOAuthError) Summary() string {
+	return "publishes no OAuth metadata: there is nothing to log in to"
 }
 
 // hasAuthorization says whether headers set Authorization themselves.

@@ -26,6 +26,11 @@ func (e *NoClientError) Error() string {
 	return fmt.Sprintf("server %s: its authorization server does not register clients dynamically, and no client is configured", e.Server)
 }
 
+// Summary says the cause in a few words.
+func (e *NoClientError) Summary() string {
+	return "needs an OAuth client: its authorization server registers none; set oauth.clientId"
+}
+
 // isMetadataDocumentURL says whether a client id is a client id metadata
 // document URL: https with a path.
 func isMetadataDocumentURL(id string) bool {

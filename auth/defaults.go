@@ -64,3 +64,19 @@ func roughDuration(d time.Duration) string {
 	}
 	return fmt.Sprintf("%dd%dh", m/(24*60), m%(24*60)/60)
 }
+
+// Describe says in a few words what became of the tokens of a logout that
+// removed a login.
+func (r LogoutResult) Describe() string {
+	switch {
+	case r.Revoked == 1:
+		return "1 token revoked at the authorization server and forgotten here"
+	case r.Revoked > 1:
+		return fmt.Sprintf("%d tokens revoked at the authorization server and forgotten here", r.Revoked)
+	case len(r.Warnings) > 0:
+		return "forgotten here; the authorization server did not revoke the tokens"
+	case r.NotRevocable > 0:
+		return "forgotten here only: the authorization server offers no revocation"
+	}
+	return "forgotten here; it held no token"
+}

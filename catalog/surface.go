@@ -129,6 +129,9 @@ func (e *NotAvailableError) Error() string {
 	return fmt.Sprintf("%s.%s is not available in this session", e.Server, e.Tool)
 }
 
+// Summary says the cause in a few words.
+func (e *NotAvailableError) Summary() string { return "not available in this session" }
+
 func (e *NotAvailableError) ExitCode() int { return exit.NotAvailable }
 
 func sortServers(servers []*ServerSurface) {

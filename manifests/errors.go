@@ -157,3 +157,8 @@ func (e *MissingVarError) Error() string {
 	return fmt.Sprintf("%sserver %q: %s: variable %s is not set; set it, or write ${%s:-default}",
 		printable(prefix), e.Server, printable(e.Field), e.Var, e.Var)
 }
+
+// Summary says the cause in a few words.
+func (e *MissingVarError) Summary() string {
+	return fmt.Sprintf("not configured: $%s (in %s) is not set", e.Var, e.Field)
+}

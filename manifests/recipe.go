@@ -13,3 +13,17 @@ func Read(root string, user bool) (*Recipe, error) {
 	cfg, _ := os.UserConfigDir()
 	return LoadUser(UserPaths{Home: home, Cwd: root, ConfigDir: cfg})
 }
+
+// Locate finds the recipe for a directory: the nearest directory at or
+// above dir whose package.json has pi.mcp, or, with user set, dir itself,
+// from which the user's own configuration is read.
+func Locate(dir string) (root string, user bool, err error) {
+	root, ok, err := FindRoot(dir)
+	if err != nil {
+		return "", false, err
+	}
+	if !ok {
+		return dir, true, nil
+	}
+	return root, false, nil
+}

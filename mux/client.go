@@ -33,8 +33,8 @@ type Client struct {
 
 var _ Backend = (*Client)(nil)
 
-// ErrNoDaemon says no multiplexer listens on the socket.
-var ErrNoDaemon = errors.New("no multiplexer is running")
+// ErrNotRunning says no multiplexer listens on the socket.
+var ErrNotRunning = errors.New("no multiplexer is running")
 
 // Dial connects to the multiplexer on socket.
 func Dial(ctx context.Context, socket string) (*Client, error) {
@@ -52,7 +52,7 @@ func dialSocket(ctx context.Context, socket string) (net.Conn, error) {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, fmt.Errorf("%w: %v", ErrNoDaemon, err)
+		return nil, fmt.Errorf("%w: %v", ErrNotRunning, err)
 	}
 	return conn, nil
 }
@@ -151,7 +151,7 @@ func (c *Client) Search(ctx context.Context, req search.Request) (*search.Answer
 }
 
 // Status asks the multiplexer about itself and its connections.
-func (c *Client) Status(ctx context.Context) (*DaemonStatus, error) {
+func (c *Client) Status(ctx context.Context) (*Status, error) {
 	var r response
 	if err := c.do(ctx, &request{Op: "status"}, &r); err != nil {
 		return nil, err
@@ -161,7 +161,7 @@ func (c *Client) Status(ctx context.Context) (*DaemonStatus, error) {
 
 // StatusOf asks the multiplexer on socket about itself (a multiplexer
 // whose configuration is broken still answers).
-func StatusOf(ctx context.Context, socket string) (*DaemonStatus, error) {
+func StatusOf(ctx context.Context, socket string) (*Status, error) {
 	c := &Client{socket: socket}
 	return c.Status(ctx)
 }

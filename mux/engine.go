@@ -27,6 +27,11 @@ func (e *NoEndpointError) Error() string {
 	return fmt.Sprintf("server %s has no endpoint: no manifest or local binding says where it lives", e.Server)
 }
 
+// Summary says the cause in a few words.
+func (e *NoEndpointError) Summary() string {
+	return "not configured: no manifest or local binding says where it lives"
+}
+
 // Engine serves one surface. It connects to servers lazily, shares one
 // connection per server between concurrent callers, reconnects after a
 // connection breaks, and puts every list and call through the catalog gate.

@@ -44,7 +44,7 @@ func Main(stderr io.Writer, opts upstream.Options) int {
 	}
 	defer release()
 	opts.OnElicitation = func(e upstream.Elicitation) { log.Info(e.String()) }
-	d, err := NewDaemon(daemonOptions(t, log, opts))
+	d, err := New(daemonOptions(t, log, opts))
 	if err != nil {
 		ln.Close()
 		Ready(err, true)
@@ -62,8 +62,8 @@ func Main(stderr io.Writer, opts upstream.Options) int {
 	return exit.OK
 }
 
-func daemonOptions(t Target, log *slog.Logger, opts upstream.Options) DaemonOptions {
-	d := DaemonOptions{
+func daemonOptions(t Target, log *slog.Logger, opts upstream.Options) Options {
+	d := Options{
 		Label:        t.label(),
 		Logger:       log,
 		IgnoreEnv:    selectorEnv,

@@ -72,7 +72,7 @@ func Open(ctx context.Context, t Target, o OpenOptions) (Backend, error) {
 // multiplexer.
 func direct(t Target) bool {
 	switch {
-	case !DaemonSupported, os.Getenv(NoMuxEnv) != "":
+	case !Supported, os.Getenv(NoMuxEnv) != "":
 		return true
 	case t.InSession:
 		return !session.ValidID(t.Session)

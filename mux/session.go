@@ -51,7 +51,7 @@ func BindRequired(ctx context.Context, s *catalog.Surface, b Binder) (int, error
 func StartSession(ctx context.Context, st *session.State, o OpenOptions) (int, error) {
 	t := SessionTarget(st.ID)
 	var b Binder
-	if DaemonSupported && !direct(t) {
+	if Supported && !direct(t) {
 		c, err := t.client(ctx, o)
 		if err == nil {
 			b = c
@@ -82,7 +82,7 @@ func StartSession(ctx context.Context, st *session.State, o OpenOptions) (int, e
 // StopSession stops a session's multiplexer, if one runs, and waits until
 // it has closed every upstream connection and exited.
 func StopSession(ctx context.Context, id string) error {
-	if !DaemonSupported {
+	if !Supported {
 		return nil
 	}
 	socket, err := SessionTarget(id).Socket()

@@ -10,9 +10,9 @@ import (
 	"time"
 )
 
-// DaemonSupported says whether this system runs multiplexers; where it
+// Supported says whether this system runs multiplexers; where it
 // does not, every invocation connects directly.
-const DaemonSupported = false
+const Supported = false
 
 var errUnsupported = errors.New("multiplexer processes are not supported on this system")
 
@@ -41,3 +41,15 @@ func Ensure(context.Context, string, func() (*exec.Cmd, error)) (*Client, error)
 func Ready(error, bool) {}
 
 func Shutdown(context.Context, string, time.Duration) error { return nil }
+
+// Listed is a running multiplexer: its socket and what it says of itself.
+type Listed struct {
+	Socket string
+	Status *Status
+}
+
+// List returns no multiplexer: none run on this system.
+func List(context.Context) ([]Listed, error) { return nil, nil }
+
+// StopHost stops nothing: no multiplexer runs on this system.
+func StopHost(context.Context, Target, bool) (int, error) { return 0, nil }

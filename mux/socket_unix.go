@@ -16,9 +16,9 @@ import (
 	"time"
 )
 
-// DaemonSupported says whether this system runs multiplexers; where it
+// Supported says whether this system runs multiplexers; where it
 // does not, every invocation connects directly.
-const DaemonSupported = true
+const Supported = true
 
 // maxSocketPath keeps socket paths inside sun_path on every unix.
 const maxSocketPath = 100

@@ -9,10 +9,14 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/mcpsh/mcp/internal/clip"
 )
 
 // readyFD is the descriptor a multiplexer started by Ensure reports on.
@@ -36,7 +40,7 @@ func (e *StartError) Error() string { return "the multiplexer did not start: " +
 // one end up sharing whichever won.
 func Ensure(ctx context.Context, socket string, mk func() (*exec.Cmd, error)) (*Client, error) {
 	c, err := Dial(ctx, socket)
-	if err == nil || !errors.Is(err, ErrNoDaemon) {
+	if err == nil || !errors.Is(err, ErrNotRunning) {
 		return c, err
 	}
 	cmd, err := mk()
@@ -54,7 +58,7 @@ func Ensure(ctx context.Context, socket string, mk func() (*exec.Cmd, error)) (*
 			return c, err
 		}
 		var te *transportError
-		if !errors.Is(err, ErrNoDaemon) && !errors.As(err, &te) {
+		if !errors.Is(err, ErrNotRunning) && !errors.As(err, &te) {
 			return nil, err
 		}
 		time.Sleep(5 * time.Millisecond)
@@ -198,4 +202,65 @@ func closeInherited() {
 			syscall.CloseOnExec(fd)
 		}
 	}
+}
+
+// Listed is a running multiplexer: its socket and what it says of itself.
+type Listed struct {
+	Socket string
+	Status *Status
+}
+
+// List returns the running multiplexers of this user, sorted by socket. One
+// that does not answer is listed with a label that says so.
+func List(ctx context.Context) ([]Listed, error) {
+	dir, err := SocketDir()
+	if err != nil {
+		return nil, err
+	}
+	locks, _ := filepath.Glob(filepath.Join(dir, "*.sock.lock"))
+	sort.Strings(locks)
+	var out []Listed
+	for _, lock := range locks {
+		socket := strings.TrimSuffix(lock, ".lock")
+		if !Running(socket) {
+			continue
+		}
+		st, err := StatusOf(ctx, socket)
+		if err != nil {
+			st = &Status{Label: "(not answering: " + clip.Line(err.Error()) + ")"}
+		}
+		out = append(out, Listed{Socket: socket, Status: st})
+	}
+	return out, nil
+}
+
+// StopHost stops the multiplexers outside a session: t's, or with all set
+// every one of this user's. It returns how many it stopped.
+func StopHost(ctx context.Context, t Target, all bool) (int, error) {
+	var sockets []string
+	if all {
+		ms, err := List(ctx)
+		if err != nil {
+			return 0, err
+		}
+		for _, m := range ms {
+			if m.Status.Session == "" {
+				sockets = append(sockets, m.Socket)
+			}
+		}
+	} else {
+		s, err := t.Socket()
+		if err != nil {
+			return 0, err
+		}
+		if Running(s) {
+			sockets = append(sockets, s)
+		}
+	}
+	for i, s := range sockets {
+		if err := Shutdown(ctx, s, 10*time.Second); err != nil {
+			return i, err
+		}
+	}
+	return len(sockets), nil
 }

@@ -52,7 +52,7 @@ type response struct {
 	Result  json.RawMessage `json:"result,omitempty"`
 	Catalog *wireCatalog    `json:"catalog,omitempty"`
 	Skipped []wireServer    `json:"skipped,omitempty"`
-	Status  *DaemonStatus   `json:"status,omitempty"`
+	Status  *Status         `json:"status,omitempty"`
 }
 
 // wireCatalog is a Catalog as it crosses the socket.

@@ -65,14 +65,7 @@ func (a *app) locate() (root string, user bool, err error) {
 	if err != nil {
 		return "", false, err
 	}
-	root, ok, err := manifests.FindRoot(cwd)
-	if err != nil {
-		return "", false, err
-	}
-	if !ok {
-		return cwd, true, nil
-	}
-	return root, false, nil
+	return manifests.Locate(cwd)
 }
 
 // target is what this invocation serves: its session, or on the host the

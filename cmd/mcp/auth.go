@@ -117,18 +117,7 @@ func (c *authLogoutCmd) Run(a *app) error {
 		fmt.Fprintf(a.stdout, "no stored login for %s\n", c.Server)
 		return nil
 	}
-	var how string
-	switch {
-	case res.Revoked > 0:
-		how = fmt.Sprintf("%d %s revoked at the authorization server and forgotten here", res.Revoked, plural(res.Revoked, "token", "tokens"))
-	case len(res.Warnings) > 0:
-		how = "forgotten here; the authorization server did not revoke the tokens"
-	case res.NotRevocable > 0:
-		how = "forgotten here only: the authorization server offers no revocation"
-	default:
-		how = "forgotten here; it held no token"
-	}
-	fmt.Fprintf(a.stdout, "logged out of %s (%s)\n", c.Server, how)
+	fmt.Fprintf(a.stdout, "logged out of %s (%s)\n", c.Server, res.Describe())
 	return nil
 }
 

@@ -66,14 +66,9 @@ func (c *callCmd) base(stdin io.Reader) (json.RawMessage, error) {
 		}
 		data = b
 	case strings.HasPrefix(c.Args, "@"):
-		f, err := os.Open(c.Args[1:])
+		b, err := readPath(c.Args[1:], catalog.MaxArgsSize)
 		if err != nil {
-			return nil, &usageError{msg: fmt.Sprintf("--args: cannot read %s: %v", c.Args[1:], errNoPath(err))}
-		}
-		defer f.Close()
-		b, err := io.ReadAll(io.LimitReader(f, catalog.MaxArgsSize+1))
-		if err != nil {
-			return nil, &usageError{msg: fmt.Sprintf("--args: cannot read %s", c.Args[1:])}
+			return nil, &usageError{msg: "--args: " + err.Error()}
 		}
 		data = b
 	default:
@@ -86,10 +81,20 @@ func (c *callCmd) base(stdin io.Reader) (json.RawMessage, error) {
 	return data, nil
 }
 
-// errNoPath drops the path from an *os.PathError, which the message names already.
-func errNoPath(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err
+// readPath reads the file at path, up to limit bytes and one more (the
+// caller decides about a file that long); an error names the path once.
+func readPath(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		if pe, ok := err.(*os.PathError); ok {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("cannot read %s: %v", path, err)
 	}
-	return err
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s", path)
+	}
+	return b, nil
 }

@@ -156,7 +156,7 @@ func (m *muxEnv) socketOf(key string) string {
 	return s
 }
 
-func (m *muxEnv) status(socket string) *mux.DaemonStatus {
+func (m *muxEnv) status(socket string) *mux.Status {
 	m.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/mcpsh/mcp/catalog"
@@ -62,13 +61,11 @@ func (c *runCmd) source(stdin io.Reader) (name, src string, err error) {
 		}
 		return "stdin", string(b), nil
 	}
-	f, err := os.Open(c.File)
-	if err != nil {
-		return "", "", &usageError{msg: fmt.Sprintf("cannot read %s: %v", c.File, errNoPath(err))}
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxProgram+1))
-	if err != nil || len(b) > maxProgram {
+	b, err := readPath(c.File, maxProgram)
+	switch {
+	case err != nil:
+		return "", "", &usageError{msg: err.Error()}
+	case len(b) > maxProgram:
 		return "", "", &usageError{msg: fmt.Sprintf("cannot read %s (a program is at most 1 MiB)", c.File)}
 	}
 	return filepath.Base(c.File), string(b), nil

@@ -33,8 +33,8 @@ func Code(err error) int {
 	if err == nil {
 		return OK
 	}
-	if c, ok := find(err); ok {
-		return c
+	if c, ok := Innermost[Coder](err); ok {
+		return c.ExitCode()
 	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		return Upstream
@@ -42,12 +42,14 @@ func Code(err error) int {
 	return ToolError
 }
 
-func find(err error) (int, bool) {
+// Innermost is the innermost error of err's chain (depth first, the first
+// of several joined errors first) that is a T.
+func Innermost[T any](err error) (T, bool) {
 	switch u := err.(type) {
 	case interface{ Unwrap() error }:
 		if inner := u.Unwrap(); inner != nil {
-			if c, ok := find(inner); ok {
-				return c, true
+			if t, ok := Innermost[T](inner); ok {
+				return t, true
 			}
 		}
 	case interface{ Unwrap() []error }:
@@ -55,13 +57,11 @@ func find(err error) (int, bool) {
 			if inner == nil {
 				continue
 			}
-			if c, ok := find(inner); ok {
-				return c, true
+			if t, ok := Innermost[T](inner); ok {
+				return t, true
 			}
 		}
 	}
-	if c, ok := err.(Coder); ok {
-		return c.ExitCode(), true
-	}
-	return 0, false
+	t, ok := err.(T)
+	return t, ok
 }

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpsh/mcp/internal/clip"
 	"github.com/mcpsh/mcp/internal/exit"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -39,6 +40,11 @@ func (e *RPCError) ExitCode() int { return exit.ToolError }
 
 func (e *RPCError) Error() string {
 	return fmt.Sprintf("server error %d: %s", e.Code, e.Message)
+}
+
+// Summary is the error on one line.
+func (e *RPCError) Summary() string {
+	return fmt.Sprintf("server error %d: %s", e.Code, clip.Line(e.Message))
 }
 
 const (

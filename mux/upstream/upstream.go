@@ -6,8 +6,15 @@ package upstream
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
 
+	"github.com/mcpsh/mcp/internal/clip"
 	"github.com/mcpsh/mcp/internal/exit"
 
 	"github.com/mcpsh/mcp/catalog"
@@ -49,3 +56,37 @@ func (e *UnavailableError) Error() string {
 }
 
 func (e *UnavailableError) Unwrap() error { return e.Err }
+
+// Summary names the cause in a few words, for a column of one line per
+// server.
+func (e *UnavailableError) Summary() string {
+	var dns *net.DNSError
+	switch err := e.Err; {
+	case err == nil:
+		return "unavailable"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "timed out: " + strings.TrimSuffix(lineOf(err), ": timed out")
+	case errors.Is(err, ErrClosed):
+		return "unavailable: the connection was closed"
+	case errors.Is(err, ErrMessageTooLarge):
+		return "unavailable: a message from it exceeds the size limit"
+	case errors.Is(err, exec.ErrNotFound), errors.Is(err, os.ErrNotExist):
+		return "unavailable: its command was not found"
+	case errors.Is(err, os.ErrPermission):
+		return "unavailable: its command cannot be run (permission denied)"
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "unavailable: connection refused (nothing listens at its url)"
+	case errors.As(err, &dns):
+		return "unavailable: its host name does not resolve"
+	}
+	return "unavailable: " + lineOf(e.Err)
+}
+
+// lineOf is err's message on one line, a deadline said as "timed out".
+func lineOf(err error) string {
+	msg := err.Error()
+	if errors.Is(err, context.DeadlineExceeded) {
+		msg = strings.Replace(msg, context.DeadlineExceeded.Error(), "timed out", 1)
+	}
+	return clip.Line(msg)
+}

@@ -27,8 +27,8 @@ type Config struct {
 	Watch []string
 }
 
-// DaemonOptions configure a multiplexer.
-type DaemonOptions struct {
+// Options configure a multiplexer.
+type Options struct {
 	// Load reads the configuration; it runs at start and again, debounced,
 	// after anything in Config.Watch changes. A session's Load keeps the
 	// surface it started with and re-reads only the endpoints.
@@ -53,8 +53,8 @@ type DaemonOptions struct {
 	IgnoreEnv []string
 }
 
-// DaemonStatus is what the status request answers.
-type DaemonStatus struct {
+// Status is what the status request answers.
+type Status struct {
 	Label    string         `json:"label"`
 	Session  string         `json:"session,omitempty"`
 	PID      int            `json:"pid"`
@@ -64,10 +64,10 @@ type DaemonStatus struct {
 	Servers  []ServerStatus `json:"servers"`
 }
 
-// Daemon is a running multiplexer: one engine shared by every client of
+// Multiplexer is a running multiplexer: one engine shared by every client of
 // its socket.
-type Daemon struct {
-	opts    DaemonOptions
+type Multiplexer struct {
+	opts    Options
 	eng     *Engine
 	env     EnvStamp
 	log     *slog.Logger
@@ -85,11 +85,11 @@ type Daemon struct {
 	stopped  chan struct{}
 }
 
-// NewDaemon loads the configuration and builds the engine. A configuration
+// New loads the configuration and builds the engine. A configuration
 // that cannot be loaded at start is an error; later, a failed reload keeps
 // the engine as it was and answers every request with the error until the
 // files are fixed.
-func NewDaemon(opts DaemonOptions) (*Daemon, error) {
+func New(opts Options) (*Multiplexer, error) {
 	cfg, err := opts.Load()
 	if err != nil {
 		return nil, err
@@ -97,17 +97,17 @@ func NewDaemon(opts DaemonOptions) (*Daemon, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	d := &Daemon{opts: opts, cfg: cfg, log: opts.Logger, started: time.Now(), stopped: make(chan struct{}), env: StampEnv(opts.IgnoreEnv...)}
+	d := &Multiplexer{opts: opts, cfg: cfg, log: opts.Logger, started: time.Now(), stopped: make(chan struct{}), env: StampEnv(opts.IgnoreEnv...)}
 	d.eng = opts.NewEngine(cfg)
 	d.lastReq.Store(time.Now().UnixNano())
 	return d, nil
 }
 
 // Serve accepts clients on ln until ctx ends, a stop request arrives, the
-// multiplexer has been idle for DaemonOptions.Idle, or Alive says false.
+// multiplexer has been idle for Options.Idle, or Alive says false.
 // It closes the engine, and with it every upstream server, before it
 // returns.
-func (d *Daemon) Serve(ctx context.Context, ln net.Listener) error {
+func (d *Multiplexer) Serve(ctx context.Context, ln net.Listener) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {
@@ -147,9 +147,9 @@ func (d *Daemon) Serve(ctx context.Context, ln net.Listener) error {
 }
 
 // Stop makes Serve return.
-func (d *Daemon) Stop() { d.stopOnce.Do(func() { close(d.stopped) }) }
+func (d *Multiplexer) Stop() { d.stopOnce.Do(func() { close(d.stopped) }) }
 
-func (d *Daemon) housekeep(ctx context.Context) {
+func (d *Multiplexer) housekeep(ctx context.Context) {
 	tick := 2 * time.Second
 	if d.opts.Idle > 0 && d.opts.Idle/4 < tick {
 		tick = max(d.opts.Idle/4, 50*time.Millisecond)
@@ -187,7 +187,7 @@ func (d *Daemon) housekeep(ctx context.Context) {
 }
 
 // watch reloads the configuration when a watched file changes.
-func (d *Daemon) watch(ctx context.Context) {
+func (d *Multiplexer) watch(ctx context.Context) {
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		d.log.Warn("cannot watch the configuration", "err", err)
@@ -238,7 +238,7 @@ func (d *Daemon) watch(ctx context.Context) {
 	}
 }
 
-func (d *Daemon) reload() *Config {
+func (d *Multiplexer) reload() *Config {
 	cfg, err := d.opts.Load()
 	d.reloads.Add(1)
 	d.mu.Lock()
@@ -255,7 +255,7 @@ func (d *Daemon) reload() *Config {
 }
 
 // handle serves one client connection: one request, then the response.
-func (d *Daemon) handle(ctx context.Context, conn net.Conn) {
+func (d *Multiplexer) handle(ctx context.Context, conn net.Conn) {
 	defer conn.Close()
 	d.inFlight.Add(1)
 	defer func() {
@@ -293,7 +293,7 @@ func (d *Daemon) handle(ctx context.Context, conn net.Conn) {
 	write(d.serve(ctx, &req))
 }
 
-func (d *Daemon) serve(ctx context.Context, req *request) *response {
+func (d *Multiplexer) serve(ctx context.Context, req *request) *response {
 	d.mu.Lock()
 	cfg, loadErr := d.cfg, d.loadErr
 	d.mu.Unlock()
@@ -325,7 +325,7 @@ func (d *Daemon) serve(ctx context.Context, req *request) *response {
 }
 
 // answer serves one request of the verbs.
-func (d *Daemon) answer(ctx context.Context, req *request) *response {
+func (d *Multiplexer) answer(ctx context.Context, req *request) *response {
 	fail := func(err error) *response { return &response{Error: encodeError(err)} }
 	switch req.Op {
 	case "catalog":
@@ -368,7 +368,7 @@ func (d *Daemon) answer(ctx context.Context, req *request) *response {
 	return fail(errors.New("unknown request " + req.Op))
 }
 
-func (d *Daemon) invoke(ctx context.Context, req *request) *response {
+func (d *Multiplexer) invoke(ctx context.Context, req *request) *response {
 	if req.Input == nil {
 		req.Input = &Args{}
 	}
@@ -379,7 +379,7 @@ func (d *Daemon) invoke(ctx context.Context, req *request) *response {
 	return &response{Tool: &catalog.Tool{Server: out.Server, Name: out.Tool}, Result: out.Result.Raw}
 }
 
-func (d *Daemon) search(ctx context.Context, req *request) *response {
+func (d *Multiplexer) search(ctx context.Context, req *request) *response {
 	if req.Search == nil {
 		return &response{Error: encodeError(errors.New("search without a query"))}
 	}
@@ -394,8 +394,8 @@ func (d *Daemon) search(ctx context.Context, req *request) *response {
 	return r
 }
 
-func (d *Daemon) status() *DaemonStatus {
-	return &DaemonStatus{
+func (d *Multiplexer) status() *Status {
+	return &Status{
 		Label:    d.opts.Label,
 		Session:  d.opts.Session,
 		PID:      os.Getpid(),
