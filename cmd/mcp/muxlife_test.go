@@ -257,3 +257,25 @@ func TestMuxDaemonCommand(t *testing.T) {
 	}
 	m.run(nil, "session", "stop", id)
 }
+
+// A warm mcp call and a warm mcp search are one request each to the
+// multiplexer: no greeting, no separate look-up of the tool, no request
+// per server for the catalog. (The status request that reads the count is
+// one more.)
+func TestMuxOneExchangePerVerb(t *testing.T) {
+	m := newMuxEnv(t)
+	m.must("--agent", "narrow", "call", "fake.echo", "message=hi")
+	m.must("--agent", "narrow", "search", "echo")
+	sock := m.socket("narrow")
+	for _, args := range [][]string{
+		{"--agent", "narrow", "call", "fake.echo", "message=hi"},
+		{"--agent", "narrow", "search", "echo"},
+		{"--agent", "narrow", "list"},
+	} {
+		before := m.status(sock).Requests
+		m.must(args...)
+		if got := m.status(sock).Requests - before; got != 2 {
+			t.Errorf("mcp %s: %d requests to the multiplexer, want 1", strings.Join(args, " "), got-1)
+		}
+	}
+}
