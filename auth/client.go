@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/mcpsh/mcp/internal/exit"
-
 	"github.com/mcpsh/mcp/manifests"
 )
 

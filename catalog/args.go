@@ -18,9 +18,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcpsh/mcp/internal/exit"
-
 	"github.com/mcpsh/mcp/internal/clip"
+	"github.com/mcpsh/mcp/internal/exit"
 )
 
 // MaxArgsSize bounds an arguments object built from any source.

@@ -9,11 +9,11 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/mcpsh/mcp/internal/exit"
-
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
+
+	"github.com/mcpsh/mcp/internal/exit"
 )
 
 type propSchema struct {

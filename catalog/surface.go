@@ -10,7 +10,6 @@ import (
 	"sort"
 
 	"github.com/mcpsh/mcp/internal/exit"
-
 	"github.com/mcpsh/mcp/manifests"
 )
 

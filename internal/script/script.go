@@ -38,9 +38,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/mcpsh/mcp/internal/exit"
-
 	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/exit"
 )
 
 // Host is what a program reaches: the session's authorized tools.

@@ -19,10 +19,9 @@ import (
 	"sort"
 	"time"
 
-	"github.com/mcpsh/mcp/internal/exit"
-
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/atomicfile"
+	"github.com/mcpsh/mcp/internal/exit"
 )
 
 // EnvVar marks a process as being inside a session: its value is the

@@ -13,14 +13,13 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mcpsh/mcp/internal/clip"
-	"github.com/mcpsh/mcp/internal/exit"
-
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/clip"
+	"github.com/mcpsh/mcp/internal/exit"
 	"github.com/mcpsh/mcp/manifests"
 )
 

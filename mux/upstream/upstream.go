@@ -14,10 +14,9 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/clip"
 	"github.com/mcpsh/mcp/internal/exit"
-
-	"github.com/mcpsh/mcp/catalog"
 )
 
 // Conn is one live connection to one MCP server. It is safe for
