@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpsh/mcp/internal/clip"
 	"github.com/mcpsh/mcp/manifests"
 )
 
@@ -383,9 +384,5 @@ func describe(err error) string {
 	if errors.Is(err, context.DeadlineExceeded) {
 		return "timed out"
 	}
-	msg := err.Error()
-	if len(msg) > 200 {
-		msg = msg[:200] + "…"
-	}
-	return msg
+	return clip.Runes(err.Error(), 201)
 }

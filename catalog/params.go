@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"sort"
 	"strings"
+
+	"github.com/mcpsh/mcp/internal/clip"
 )
 
 // Param is one top-level property of a tool's input schema.
@@ -122,8 +124,5 @@ func (t Tool) Summary(n int) string {
 	if i := strings.IndexAny(d, "\r\n"); i >= 0 {
 		d = strings.TrimSpace(d[:i])
 	}
-	if r := []rune(d); len(r) > n {
-		d = string(r[:n-1]) + "…"
-	}
-	return d
+	return clip.Runes(d, n)
 }

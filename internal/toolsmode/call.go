@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/clip"
 	"github.com/mcpsh/mcp/manifests"
 	"github.com/mcpsh/mcp/mux/upstream"
 )
@@ -63,10 +64,7 @@ func displayName(name string) string {
 	if manifests.ValidToolName(name) {
 		return name
 	}
-	if r := []rune(name); len(r) > 128 {
-		name = string(r[:128]) + "…"
-	}
-	return strconv.Quote(name)
+	return strconv.Quote(clip.Runes(name, 129))
 }
 
 // toolDef is the definition a tool is exposed with: the upstream's title,

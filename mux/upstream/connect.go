@@ -18,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/clip"
 	"github.com/mcpsh/mcp/manifests"
 )
 
@@ -329,8 +330,5 @@ func printable(s string, max int) string {
 		}
 		return ' '
 	}, s)), " ")
-	if r := []rune(s); len(r) > max {
-		return string(r[:max]) + "…"
-	}
-	return s
+	return clip.Runes(s, max+1)
 }
