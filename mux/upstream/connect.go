@@ -101,14 +101,20 @@ func Connect(ctx context.Context, ep manifests.Endpoint, opts Options) (Conn, er
 	}
 	ctx, cancel := context.WithTimeoutCause(ctx, opts.ConnectTimeout, errConnectTimeout)
 	defer cancel()
+	var c *conn
 	switch kind {
 	case manifests.TransportStdio:
-		return connectStdio(ctx, ep, opts)
+		c, err = connectStdio(ctx, ep, opts)
 	case manifests.TransportSSE:
-		return connectSSE(ctx, ep, opts, 0)
+		c, err = connectSSE(ctx, ep, opts, 0)
 	default:
-		return connectHTTP(ctx, ep, opts, kind == manifests.TransportAuto)
+		c, err = connectHTTP(ctx, ep, opts, kind == manifests.TransportAuto)
 	}
+	if err != nil {
+		// Never a nil *conn inside a non-nil Conn.
+		return nil, err
+	}
+	return c, nil
 }
 
 var errConnectTimeout = errors.New("connect timed out")

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpsh/mcp/internal/testenv"
+	"github.com/mcpsh/mcp/manifests"
 )
 
 func TestConn_CallTool_fake(t *testing.T) {
@@ -361,6 +362,32 @@ func TestConn_concurrentCalls(t *testing.T) {
 	for range 50 {
 		if err := <-errs; err != nil {
 			t.Error(err)
+		}
+	}
+}
+
+// A failed connect returns no connection at all: a nil *conn inside a
+// non-nil Conn made every caller that checks for nil call methods of nil.
+func TestConnect_failureReturnsNilConn(t *testing.T) {
+	t.Parallel()
+	missing := testenv.FakeServer(t, testenv.ModeDefault)
+	missing.Command = filepath.Join(t.TempDir(), "no-such-server")
+	for name, ep := range map[string]manifests.Endpoint{
+		"silent":     testenv.FakeServer(t, testenv.ModeSilent),
+		"exits":      testenv.FakeServer(t, testenv.ModeExit),
+		"init error": testenv.FakeServer(t, testenv.ModeInitError),
+		"missing":    missing,
+		"http":       {ID: "h", URL: "http://127.0.0.1:1/mcp", Type: "http"},
+		"sse":        {ID: "s", URL: "http://127.0.0.1:1/sse", Type: "sse"},
+	} {
+		up, err := Connect(context.Background(), ep, Options{ConnectTimeout: 300 * time.Millisecond})
+		if err == nil {
+			up.Close()
+			t.Errorf("%s: connected", name)
+			continue
+		}
+		if up != nil {
+			t.Errorf("%s: Connect failed (%v) but returned a non-nil Conn (%T)", name, err, up)
 		}
 	}
 }
