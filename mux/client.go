@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"sync"
 
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/mux/upstream"
@@ -18,17 +19,18 @@ import (
 // there is no greeting.
 type Client struct {
 	socket string
-	// pending is the connection Ensure made, which the first request uses.
-	pending net.Conn
-
 	// env, outside a session, is this process's environment stamp; a
 	// multiplexer with another answers Stale, and restart replaces it.
-	env     string
-	restart func(ctx context.Context) (*Client, error)
-
+	env        string
 	connecting func(server string) (done func())
 	warn       func(string)
-	warned     bool
+
+	// mu guards what concurrent requests (mcp run's) share.
+	mu sync.Mutex
+	// pending is the connection Ensure made, which the first request uses.
+	pending net.Conn
+	restart func(ctx context.Context) (*Client, error)
+	warned  bool
 }
 
 var _ Backend = (*Client)(nil)
@@ -173,6 +175,8 @@ func (c *Client) Stop(ctx context.Context) error {
 
 // Close implements Backend; the multiplexer keeps running.
 func (c *Client) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	if c.pending != nil {
 		c.pending.Close()
 		c.pending = nil

@@ -16,12 +16,10 @@ func (c *Client) do(ctx context.Context, req *request, r *response) error {
 	if err := c.exchange(ctx, req, r); err != nil {
 		return err
 	}
-	if r.Stale && c.restart != nil {
-		fresh, err := c.restart(ctx)
-		if err != nil {
+	if r.Stale && c.env != "" {
+		if err := c.replace(ctx); err != nil {
 			return err
 		}
-		c.socket, c.pending, c.restart = fresh.socket, fresh.pending, nil
 		if err := c.exchange(ctx, req, r); err != nil {
 			return err
 		}
@@ -32,20 +30,50 @@ func (c *Client) do(ctx context.Context, req *request, r *response) error {
 	case r.Stale:
 		return fmt.Errorf("the multiplexer on %s runs in another environment", c.socket)
 	}
-	if len(r.Warnings) > 0 && c.warn != nil && !c.warned {
-		c.warned = true
-		for _, w := range r.Warnings {
+	c.warnOnce(r.Warnings)
+	return decodeError(r.Error)
+}
+
+// replace stops a multiplexer of another environment and starts one in
+// this process's, once: concurrent requests that were answered Stale all
+// wait for the one replacement and then go to the new multiplexer.
+func (c *Client) replace(ctx context.Context) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.restart == nil {
+		return nil // replaced already
+	}
+	fresh, err := c.restart(ctx)
+	if err != nil {
+		return err
+	}
+	c.pending, c.restart = fresh.pending, nil
+	return nil
+}
+
+// warnOnce passes the configuration's warnings on, the first time.
+func (c *Client) warnOnce(warnings []string) {
+	if len(warnings) == 0 || c.warn == nil {
+		return
+	}
+	c.mu.Lock()
+	first := !c.warned
+	c.warned = true
+	c.mu.Unlock()
+	if first {
+		for _, w := range warnings {
 			c.warn(w)
 		}
 	}
-	return decodeError(r.Error)
 }
 
 // exchange writes req on a connection of its own (the one Ensure made, the
 // first time) and reads until the final response.
 func (c *Client) exchange(ctx context.Context, req *request, r *response) error {
+	c.mu.Lock()
 	conn := c.pending
 	c.pending = nil
+	c.mu.Unlock()
 	if conn == nil {
 		var err error
 		if conn, err = dialSocket(ctx, c.socket); err != nil {

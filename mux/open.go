@@ -125,7 +125,7 @@ func (t Target) client(ctx context.Context, o OpenOptions) (*Client, error) {
 		c.warn = o.Warn
 		c.env = StampEnv(selectorEnv...).Digest
 		c.restart = func(ctx context.Context) (*Client, error) {
-			_ = c.Stop(ctx)
+			_ = (&Client{socket: socket}).Stop(ctx)
 			if !WaitGone(socket, 5*time.Second) {
 				return nil, errors.New("the multiplexer for another environment did not stop")
 			}
