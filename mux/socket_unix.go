@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -14,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/mcpsh/mcp/internal/privdir"
 )
 
 // Supported says whether this system runs multiplexers; where it
@@ -37,16 +38,13 @@ func SocketPath(key string) (string, error) {
 // SocketPathIn is SocketPath for a process whose temporary directory and
 // XDG_RUNTIME_DIR are tmp and runtime.
 func SocketPathIn(tmp, runtime, key string) (string, error) {
-	dir := filepath.Join(tmp, "mcp-"+strconv.Itoa(os.Getuid()))
-	if runtime != "" && filepath.IsAbs(runtime) {
-		dir = filepath.Join(runtime, "mcp")
-	}
+	dir := privdir.Base(tmp, runtime)
 	name := key + ".sock"
 	if len(filepath.Join(dir, name)) > maxSocketPath {
 		sum := sha256.Sum256([]byte(dir))
 		dir = filepath.Join("/tmp", "mcp-"+strconv.Itoa(os.Getuid())+"-"+hex.EncodeToString(sum[:4]))
 	}
-	if err := privateDir(dir); err != nil {
+	if err := privdir.Make(dir); err != nil {
 		return "", err
 	}
 	return filepath.Join(dir, name), nil
@@ -63,27 +61,6 @@ func SocketDir() (string, error) {
 
 // keyLen is the length of the keys the CLI names multiplexers by.
 const keyLen = 20
-
-// privateDir makes dir (0700) and checks that it is this user's alone.
-func privateDir(dir string) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	st, err := os.Lstat(dir)
-	if err != nil {
-		return err
-	}
-	sys, ok := st.Sys().(*syscall.Stat_t)
-	switch {
-	case !st.IsDir():
-		return fmt.Errorf("%s is not a directory", dir)
-	case ok && int(sys.Uid) != os.Getuid():
-		return fmt.Errorf("%s belongs to another user", dir)
-	case st.Mode().Perm()&0o077 != 0:
-		return fmt.Errorf("%s may be used by other users (mode %v); it must be 0700", dir, st.Mode().Perm())
-	}
-	return nil
-}
 
 // Listen takes the socket's lock, removes a socket left by a multiplexer
 // that died, and listens (the socket is 0600). The returned release

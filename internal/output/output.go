@@ -8,25 +8,19 @@ import (
 	"fmt"
 	"mime"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/mcpsh/mcp/internal/privdir"
 )
 
-// Dir is a 0700 directory for saved outputs, one per user.
+// Dir is the user's private directory, where saved outputs go: in
+// $XDG_RUNTIME_DIR/mcp, else in $TMPDIR/mcp-UID, made 0700 and refused when
+// it is a symlink, another user's, or open to others (package privdir).
 func Dir() (string, error) {
-	dir := filepath.Join(os.TempDir(), fmt.Sprintf("mcp-%d", os.Getuid()))
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	dir := privdir.Default()
+	if err := privdir.Make(dir); err != nil {
 		return "", err
-	}
-	fi, err := os.Lstat(dir)
-	if err != nil {
-		return "", err
-	}
-	if !fi.IsDir() || fi.Mode().Perm() != 0o700 {
-		if err := os.Chmod(dir, 0o700); err != nil || !fi.IsDir() {
-			return "", fmt.Errorf("%s is not a private directory", dir)
-		}
 	}
 	return dir, nil
 }
