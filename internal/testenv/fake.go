@@ -31,7 +31,7 @@ const (
 	ModeSilent    = "silent"    // read stdin and never answer
 	ModeStdoutLog = "stdoutlog" // print log lines on stdout, before serving and before every answer
 	ModePages     = "pages"     // list tools two per page
-	ModeBadCursor = "badcursor" // a hand-written server whose tools/list repeats a cursor
+	ModeBadCursor = "badcursor" // a hand-written server whose tools/list repeats a cursor and whose tools/call answers nested 10,001 deep
 	ModeInitError = "initerror" // a hand-written server that refuses initialize, then keeps running
 )
 
@@ -281,6 +281,11 @@ func serveRaw(initError bool) int {
 				name = "b"
 			}
 			result = `{"tools":[{"name":"` + name + `","inputSchema":{"type":"object"}}],"nextCursor":"c1"}`
+		case "tools/call":
+			// Any tool answers with structured content nested deeper than
+			// a JSON decoder reads.
+			const depth = 10001
+			result = `{"content":[],"structuredContent":` + strings.Repeat(`{"a":`, depth) + "1" + strings.Repeat("}", depth) + `}`
 		default:
 			fmt.Printf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"no such method"}}`+"\n", req.ID)
 			continue

@@ -222,8 +222,9 @@ func (u *conn) unavailable(err error) *UnavailableError {
 }
 
 // reqState travels in a request's context to the HTTP round tripper, which
-// marks a response that broke the size limit.
-type reqState struct{ tooLarge atomic.Bool }
+// records a response that broke a limit (ErrMessageTooLarge or
+// ErrMessageTooDeep).
+type reqState struct{ broke atomic.Pointer[error] }
 
 type reqStateKey struct{}
 
@@ -271,9 +272,17 @@ func (u *conn) contextError(ctx context.Context, method string) error {
 	return fmt.Errorf("%s: %w", method, ctx.Err())
 }
 
+// limitError says which limit a message broke.
+func (u *conn) limitError(err error) error {
+	if errors.Is(err, ErrMessageTooLarge) {
+		return fmt.Errorf("%w (%d bytes)", ErrMessageTooLarge, u.maxMsg)
+	}
+	return err
+}
+
 func (u *conn) transportError(method string, err error, st *reqState) error {
-	if st.tooLarge.Load() {
-		return u.unavailable(fmt.Errorf("%s: %w (%d bytes)", method, ErrMessageTooLarge, u.maxMsg))
+	if broke := st.broke.Load(); broke != nil {
+		return u.unavailable(fmt.Errorf("%s: %w", method, u.limitError(*broke)))
 	}
 	if dead := u.deadReason(); dead != nil {
 		return dead

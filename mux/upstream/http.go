@@ -33,9 +33,10 @@ type roundTripper struct {
 	max        int64
 	connecting atomic.Bool
 	status     atomic.Int32
-	// streamTooLarge is called when a body that belongs to no request (the
-	// SSE stream) breaks the limit.
-	streamTooLarge func()
+	// streamBroken is called when a body that belongs to no request (the
+	// SSE stream) breaks a limit, with ErrMessageTooLarge or
+	// ErrMessageTooDeep.
+	streamBroken func(error)
 	// onMessage, if set, sees the data of every message event of event
 	// streams, as the transport reads them.
 	onMessage func(data []byte)
@@ -44,11 +45,11 @@ type roundTripper struct {
 	listening bool
 }
 
-func newRoundTripper(max int64, streamTooLarge func()) *roundTripper {
+func newRoundTripper(max int64, streamBroken func(error)) *roundTripper {
 	rt := &roundTripper{
-		base:           http.DefaultTransport.(*http.Transport).Clone(),
-		max:            max,
-		streamTooLarge: streamTooLarge,
+		base:         http.DefaultTransport.(*http.Transport).Clone(),
+		max:          max,
+		streamBroken: streamBroken,
 	}
 	rt.connecting.Store(true)
 	return rt
@@ -73,18 +74,18 @@ func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 		return resp, nil
 	}
 	st, _ := req.Context().Value(reqStateKey{}).(*reqState)
-	trip := func() {
+	trip := func(err error) {
 		if st != nil {
-			st.tooLarge.Store(true)
-		} else if t.streamTooLarge != nil {
-			t.streamTooLarge()
+			st.broke.Store(&err)
+		} else if t.streamBroken != nil {
+			t.streamBroken(err)
 		}
 	}
 	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt == "text/event-stream" {
 		body := resp.Body
 		resp.Body = &lineLimitBody{c: body, lineLimitReader: lineLimitReader{r: body, max: t.max, done: func(err error) {
-			if errors.Is(err, ErrMessageTooLarge) {
-				trip()
+			if errors.Is(err, ErrMessageTooLarge) || errors.Is(err, ErrMessageTooDeep) {
+				trip(err)
 			}
 		}}}
 		if t.onMessage != nil {
@@ -156,8 +157,8 @@ func connectHTTP(ctx context.Context, ep manifests.Endpoint, opts Options, auto 
 func connectSSE(ctx context.Context, ep manifests.Endpoint, opts Options, fellBackFrom int) (*conn, error) {
 	u := newConn(ctx, ep.ID, manifests.TransportSSE, opts)
 	u.secret = secretsOf(ep)
-	u.rt = newRoundTripper(opts.MaxMessageBytes, func() {
-		u.setDead(u.unavailable(fmt.Errorf("%w (%d bytes)", ErrMessageTooLarge, opts.MaxMessageBytes)))
+	u.rt = newRoundTripper(opts.MaxMessageBytes, func(err error) {
+		u.setDead(u.unavailable(u.limitError(err)))
 	})
 	// mcp-go's SSE transport drops the requests a server sends; the
 	// connection watches the stream and answers them itself.

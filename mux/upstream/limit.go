@@ -14,20 +14,33 @@ import (
 // fails.
 var ErrMessageTooLarge = errors.New("message from server exceeds the size limit")
 
+// ErrMessageTooDeep says a message from a server nests arrays and objects
+// deeper than any JSON decoder here reads (maxMessageDepth). It cannot be
+// read, so it is treated as ErrMessageTooLarge is: over stdio and SSE it
+// ends the connection rather than leave the request waiting for an answer
+// that was dropped.
+var ErrMessageTooDeep = errors.New("message from server is nested too deeply to be read")
+
+// maxMessageDepth is encoding/json's own limit on nesting.
+const maxMessageDepth = 10000
+
 // DefaultMaxMessageBytes bounds one message from a server unless
 // Options.MaxMessageBytes says otherwise.
 const DefaultMaxMessageBytes = 64 << 20
 
 // lineLimitReader passes r through, failing with ErrMessageTooLarge once one
-// line (the bytes between two newlines) grows past max. Newline-delimited
-// JSON-RPC and SSE frames are both bounded this way. done, if set, is called
-// once with the error that ended the stream (io.EOF included).
+// line (the bytes between two newlines) grows past max, and with
+// ErrMessageTooDeep once a line nests deeper than maxMessageDepth.
+// Newline-delimited JSON-RPC and SSE frames are both bounded this way.
+// done, if set, is called once with the error that ended the stream
+// (io.EOF included).
 type lineLimitReader struct {
-	r    io.Reader
-	max  int64
-	n    int64 // bytes since the last newline
-	done func(error)
-	once sync.Once
+	r     io.Reader
+	max   int64
+	n     int64 // bytes since the last newline
+	depth depthGauge
+	done  func(error)
+	once  sync.Once
 }
 
 func (l *lineLimitReader) Read(p []byte) (int, error) {
@@ -43,8 +56,12 @@ func (l *lineLimitReader) Read(p []byte) (int, error) {
 				l.n = int64(n - 1 - bytes.LastIndexByte(chunk, '\n'))
 			}
 		}
-		if l.n > l.max {
+		switch {
+		case l.n > l.max:
 			err = ErrMessageTooLarge
+			n = 0
+		case l.depth.feed(chunk) > maxMessageDepth:
+			err = ErrMessageTooDeep
 			n = 0
 		}
 	}
@@ -54,11 +71,46 @@ func (l *lineLimitReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// depthGauge follows the nesting of JSON arrays and objects line by line,
+// outside strings, across reads.
+type depthGauge struct {
+	depth, deepest int
+	inString       bool
+	escaped        bool
+}
+
+// feed takes the next bytes and returns the deepest nesting of the line
+// they end in (or of the line still open).
+func (g *depthGauge) feed(b []byte) int {
+	for _, c := range b {
+		switch {
+		case c == '\n':
+			*g = depthGauge{}
+		case g.escaped:
+			g.escaped = false
+		case g.inString:
+			g.escaped = c == '\\'
+			g.inString = c != '"'
+		case c == '"':
+			g.inString = true
+		case c == '[' || c == '{':
+			g.depth++
+			g.deepest = max(g.deepest, g.depth)
+		case c == ']' || c == '}':
+			g.depth--
+		}
+		if g.deepest > maxMessageDepth {
+			return g.deepest
+		}
+	}
+	return g.deepest
+}
+
 // limitBody bounds a whole HTTP response body.
 type limitBody struct {
 	io.ReadCloser
 	left int64
-	trip func()
+	trip func(error)
 }
 
 func (b *limitBody) Read(p []byte) (int, error) {
@@ -66,7 +118,7 @@ func (b *limitBody) Read(p []byte) (int, error) {
 	b.left -= int64(n)
 	if b.left < 0 {
 		if b.trip != nil {
-			b.trip()
+			b.trip(ErrMessageTooLarge)
 		}
 		return 0, ErrMessageTooLarge
 	}

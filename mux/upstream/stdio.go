@@ -212,8 +212,8 @@ func connectStdio(ctx context.Context, ep manifests.Endpoint, opts Options) (*co
 	stdoutEnded := make(chan struct{})
 	stdout.done = func(err error) {
 		close(stdoutEnded)
-		if errors.Is(err, ErrMessageTooLarge) {
-			u.setDead(u.unavailable(fmt.Errorf("%w (%d bytes)", ErrMessageTooLarge, opts.MaxMessageBytes)))
+		if errors.Is(err, ErrMessageTooLarge) || errors.Is(err, ErrMessageTooDeep) {
+			u.setDead(u.unavailable(u.limitError(err)))
 			signalGroup(p.pid, sigKill)
 		}
 	}

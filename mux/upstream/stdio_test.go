@@ -391,3 +391,43 @@ func TestConnect_failureReturnsNilConn(t *testing.T) {
 		}
 	}
 }
+
+// A result nested deeper than a JSON decoder reads fails the call at once,
+// instead of being dropped by the transport while the call waits for its
+// deadline.
+func TestConn_tooDeep(t *testing.T) {
+	t.Parallel()
+	u := connect(t, testenv.FakeServer(t, testenv.ModeBadCursor), Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	start := time.Now()
+	_, err := u.CallTool(ctx, "a", nil)
+	asUnavailable(t, err)
+	if !errors.Is(err, ErrMessageTooDeep) {
+		t.Fatalf("error = %v, want ErrMessageTooDeep (after %s)", err, time.Since(start).Round(time.Millisecond))
+	}
+}
+
+func TestDepthGauge(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int
+	}{
+		{`{"a":[1,{"b":2}]}`, 3},
+		{`{"s":"[[[{{{"}`, 1},
+		{`{"s":"\"[["}`, 1},
+		{`["\\"]`, 1},
+		{"[[\n[", 1},
+	} {
+		var g depthGauge
+		if got := g.feed([]byte(c.in)); got != c.want {
+			t.Errorf("feed(%q) = %d, want %d", c.in, got, c.want)
+		}
+	}
+	// Across reads.
+	var g depthGauge
+	g.feed([]byte(`{"s":"a\`))
+	if got := g.feed([]byte(`"[[[",`)); got != 1 {
+		t.Errorf("an escaped quote split across reads: %d, want 1", got)
+	}
+}

@@ -69,6 +69,8 @@ func (e *UnavailableError) Summary() string {
 		return "unavailable: the connection was closed"
 	case errors.Is(err, ErrMessageTooLarge):
 		return "unavailable: a message from it exceeds the size limit"
+	case errors.Is(err, ErrMessageTooDeep):
+		return "unavailable: a message from it is nested too deeply to be read"
 	case errors.Is(err, exec.ErrNotFound), errors.Is(err, os.ErrNotExist):
 		return "unavailable: its command was not found"
 	case errors.Is(err, os.ErrPermission):
