@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/mcpsh/mcp/internal/session"
+	"github.com/mcpsh/mcp/internal/termsafe"
 	"github.com/mcpsh/mcp/manifests"
 	"github.com/mcpsh/mcp/mux"
 	"github.com/mcpsh/mcp/mux/upstream"
@@ -17,8 +18,13 @@ import (
 
 // app is what every command runs with.
 type app struct {
-	stdin          io.Reader
+	stdin io.Reader
+	// stdout and stderr show text: what came from a server is made safe
+	// for a terminal on the way (internal/termsafe). out and errOut are
+	// the streams themselves, for --json, the MCP stream of mcp serve and
+	// the progress line's own control sequence.
 	stdout, stderr io.Writer
+	out, errOut    io.Writer
 	globals        *Globals
 
 	recipeDir, agent string // host flags
@@ -32,7 +38,8 @@ func (a *app) inSession() bool { return a.session }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 	id, ok := os.LookupEnv(session.EnvVar)
-	return &app{stdin: stdin, stdout: stdout, stderr: stderr, sessionID: id, session: ok}
+	return &app{stdin: stdin, stdout: termsafe.NewWriter(stdout), stderr: termsafe.NewWriter(stderr),
+		out: stdout, errOut: stderr, sessionID: id, session: ok}
 }
 
 // warn prints one warning line; it is safe for concurrent use.

@@ -67,7 +67,7 @@ func (c *authLoginCmd) Run(a *app) error {
 	}
 	st := rec.Status(time.Now())
 	if a.globals.JSON {
-		return writeJSON(a.stdout, st)
+		return a.writeJSON(st)
 	}
 	fmt.Fprintf(a.stdout, "logged in to %s (%s)\n", st.Server, st.Describe(time.Now()))
 	return nil
@@ -110,7 +110,7 @@ func (c *authLogoutCmd) Run(a *app) error {
 		a.warn("%s; it is forgotten here all the same", w)
 	}
 	if a.globals.JSON {
-		return writeJSON(a.stdout, map[string]any{"server": c.Server, "removed": res.Removed,
+		return a.writeJSON(map[string]any{"server": c.Server, "removed": res.Removed,
 			"revoked": res.Revoked, "warnings": append([]string{}, res.Warnings...)})
 	}
 	if res.Removed == 0 {
@@ -138,7 +138,7 @@ func (c *authStatusCmd) Run(a *app) error {
 		}
 	}
 	if a.globals.JSON {
-		return writeJSON(a.stdout, out)
+		return a.writeJSON(out)
 	}
 	if len(out) == 0 {
 		if c.Server != "" {

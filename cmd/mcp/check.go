@@ -33,7 +33,7 @@ func (c *checkCmd) Run(a *app) error {
 
 func (c *checkCmd) finish(a *app, rep *catalog.Report, r *manifests.Recipe) error {
 	if a.globals.JSON {
-		if err := writeJSON(a.stdout, rep); err != nil {
+		if err := a.writeJSON(rep); err != nil {
 			return err
 		}
 	} else {

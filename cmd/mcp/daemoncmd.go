@@ -30,7 +30,7 @@ func (c *daemonStatusCmd) Run(a *app) error {
 		for _, m := range ms {
 			rows = append(rows, m.Status)
 		}
-		return writeJSON(a.stdout, rows)
+		return a.writeJSON(rows)
 	}
 	if len(ms) == 0 {
 		fmt.Fprintln(a.stderr, "mcp: no multiplexer is running")

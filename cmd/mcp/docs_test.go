@@ -13,7 +13,7 @@ import (
 func runOutside(t *testing.T, args ...string) string {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	a := &app{stdout: &stdout, stderr: &stderr}
+	a := &app{stdout: &stdout, stderr: &stderr, out: &stdout, errOut: &stderr}
 	if code := report(&stderr, a.run(args)); code != 0 {
 		t.Fatalf("mcp %s: exit %d: %s", strings.Join(args, " "), code, stderr.String())
 	}

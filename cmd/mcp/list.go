@@ -71,7 +71,7 @@ func (c *listCmd) servers(ctx context.Context, a *app, b mux.Backend) error {
 		}
 	}
 	if a.globals.JSON {
-		if err := writeJSON(a.stdout, lines); err != nil {
+		if err := a.writeJSON(lines); err != nil {
 			return err
 		}
 	} else {
@@ -94,7 +94,7 @@ func (c *listCmd) servers(ctx context.Context, a *app, b mux.Backend) error {
 
 func (c *listCmd) tools(a *app, tools []catalog.Tool) error {
 	if a.globals.JSON || c.Schema {
-		return writeJSON(a.stdout, toolsJSON(tools))
+		return a.writeJSON(toolsJSON(tools))
 	}
 	for _, t := range tools {
 		fmt.Fprintln(a.stdout, toolLine(t))
@@ -105,10 +105,10 @@ func (c *listCmd) tools(a *app, tools []catalog.Tool) error {
 func (c *listCmd) one(a *app, t catalog.Tool) error {
 	switch {
 	case a.globals.JSON:
-		return writeJSON(a.stdout, toolJSON(t))
+		return a.writeJSON(toolJSON(t))
 	case c.Schema:
 		fmt.Fprintln(a.stdout, t.Server+"."+t.Signature())
-		return writeJSON(a.stdout, json.RawMessage(orEmptyObject(t.InputSchema)))
+		return a.writeJSON(json.RawMessage(orEmptyObject(t.InputSchema)))
 	}
 	fmt.Fprintln(a.stdout, t.Server+"."+t.Signature())
 	if d := strings.TrimSpace(t.Description); d != "" {

@@ -30,8 +30,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	a := newApp(stdin, stdout, stderr)
 	if a.inSession() {
 		if err := refuse(args); err != nil {
-			return report(stderr, err)
+			return report(a.stderr, err)
 		}
 	}
-	return report(stderr, a.run(args))
+	return report(a.stderr, a.run(args))
 }

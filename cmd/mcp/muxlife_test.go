@@ -183,7 +183,7 @@ func TestMuxFallsBackToDirect(t *testing.T) {
 // prints nothing.
 func TestConnectingProgress(t *testing.T) {
 	var buf testenv.SyncBuffer
-	a := &app{stderr: &buf}
+	a := &app{stderr: &buf, errOut: &buf}
 	read := buf.String
 	done := a.connecting("slow")
 	if !eventually(10*time.Second, func() bool { return read() != "" }) {

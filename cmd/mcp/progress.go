@@ -14,7 +14,7 @@ func (a *app) progress() bool {
 	if a.globals == nil || a.globals.JSON || os.Getenv("NO_COLOR") != "" {
 		return false
 	}
-	f, ok := a.stderr.(*os.File)
+	f, ok := a.errOut.(*os.File)
 	if !ok {
 		return false
 	}
@@ -34,7 +34,7 @@ func (a *app) connecting(server string) (done func()) {
 		mu.Lock()
 		defer mu.Unlock()
 		if !over {
-			fmt.Fprintf(a.stderr, "mcp: starting %s…", server)
+			fmt.Fprintf(a.errOut, "mcp: starting %s…", server)
 			shown = true
 		}
 	})
@@ -44,7 +44,7 @@ func (a *app) connecting(server string) (done func()) {
 		defer mu.Unlock()
 		over = true
 		if shown {
-			fmt.Fprint(a.stderr, "\r\x1b[K")
+			fmt.Fprint(a.errOut, "\r\x1b[K")
 		}
 	}
 }

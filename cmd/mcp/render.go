@@ -11,6 +11,15 @@ import (
 	"github.com/mcpsh/mcp/internal/output"
 )
 
+// writeJSON prints v as JSON on stdout: exact with --json, made safe for a
+// terminal otherwise (still JSON, with the same values).
+func (a *app) writeJSON(v any) error {
+	if a.globals != nil && a.globals.JSON {
+		return writeJSON(a.out, v)
+	}
+	return writeJSON(a.stdout, v)
+}
+
 func writeJSON(w io.Writer, v any) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -29,7 +38,7 @@ func writeJSON(w io.Writer, v any) error {
 // saved whole to a file.
 func renderResult(a *app, target string, res *catalog.Result) error {
 	if a.globals.JSON {
-		return writeJSON(a.stdout, res.Raw)
+		return a.writeJSON(res.Raw)
 	}
 	var out bytes.Buffer
 	if len(res.Structured) > 0 && !bytes.Equal(bytes.TrimSpace(res.Structured), []byte("null")) {

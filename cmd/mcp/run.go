@@ -38,7 +38,7 @@ func (c *runCmd) Run(a *app) error {
 			return err
 		}
 		if a.globals.JSON {
-			return writeJSON(a.stdout, val)
+			return a.writeJSON(val)
 		}
 		_, err = fmt.Fprintf(a.stdout, "%s\n", val)
 		return err

@@ -25,7 +25,7 @@ func (c *searchCmd) Run(a *app) error {
 			return err
 		}
 		if a.globals.JSON {
-			return writeJSON(a.stdout, toolsJSON(ans.Tools))
+			return a.writeJSON(toolsJSON(ans.Tools))
 		}
 		if len(ans.Tools) == 0 {
 			fmt.Fprintln(a.stderr, "mcp: no tools match; `mcp list` shows every server, `mcp list SERVER` their tools")

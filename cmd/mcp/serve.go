@@ -65,5 +65,5 @@ func (serveCmd) Run(a *app) error {
 	active := srv.Active()
 	fmt.Fprintf(a.stderr, "mcp: serving agent %s in tools mode: %d %s at start, %d deferred\n",
 		a.agent, len(active), plural(len(active), "tool", "tools"), srv.Deferred())
-	return srv.ServeStdio(ctx, a.stdin, a.stdout)
+	return srv.ServeStdio(ctx, a.stdin, a.out)
 }

@@ -37,7 +37,7 @@ func (c *sessionStartCmd) Run(a *app) error {
 		return err
 	}
 	if a.globals.JSON {
-		return writeJSON(a.stdout, map[string]any{"id": st.ID, "agent": st.Agent, "mode": s.Mode, "env": map[string]string{session.EnvVar: st.ID}})
+		return a.writeJSON(map[string]any{"id": st.ID, "agent": st.Agent, "mode": s.Mode, "env": map[string]string{session.EnvVar: st.ID}})
 	}
 	fmt.Fprintf(a.stdout, "export %s=%s\n", session.EnvVar, st.ID)
 	who := "the package boundary"
@@ -88,7 +88,7 @@ func (c *sessionListCmd) Run(a *app) error {
 		for _, st := range list {
 			rows = append(rows, row{st.ID, st.Agent, st.Root, string(st.Surface.Mode), st.Started})
 		}
-		return writeJSON(a.stdout, rows)
+		return a.writeJSON(rows)
 	}
 	for _, st := range list {
 		agent := st.Agent
