@@ -14,7 +14,7 @@ import (
 type Backend interface {
 	Binder
 	// Catalog is every server of the surface with its authorized tools.
-	Catalog(ctx context.Context, known bool) (*Catalog, error)
+	Catalog(ctx context.Context, how Listing) (*Catalog, error)
 	// Tools lists a server's authorized tools.
 	Tools(ctx context.Context, server string) ([]catalog.Tool, error)
 	// Tool returns one authorized tool.
@@ -44,6 +44,19 @@ type Invoked struct {
 	Result *catalog.Result
 }
 
+// Listing says how Catalog gets each server's tools.
+type Listing int
+
+const (
+	// Listed is as Tools gives them: live, or from a recent cache entry.
+	Listed Listing = iota
+	// Known is as Known gives them: any cache entry, else live.
+	Known
+	// Counted is Listed, but only the number of tools comes back from a
+	// multiplexer: what mcp list prints, without the schemas of every tool.
+	Counted
+)
+
 // Catalog is a surface and each of its servers' authorized tools.
 type Catalog struct {
 	Surface *catalog.Surface
@@ -53,6 +66,7 @@ type Catalog struct {
 // ServerTools is one server's authorized tools, or why there are none.
 type ServerTools struct {
 	ID    string
-	Tools []catalog.Tool
+	Tools []catalog.Tool // nil when Counted through a multiplexer
+	Count int
 	Err   error
 }

@@ -60,9 +60,9 @@ func dialSocket(ctx context.Context, socket string) (net.Conn, error) {
 }
 
 // Catalog implements Backend.
-func (c *Client) Catalog(ctx context.Context, known bool) (*Catalog, error) {
+func (c *Client) Catalog(ctx context.Context, how Listing) (*Catalog, error) {
 	var r response
-	if err := c.do(ctx, &request{Op: "catalog", Known: known}, &r); err != nil {
+	if err := c.do(ctx, &request{Op: "catalog", Listing: how}, &r); err != nil {
 		return nil, err
 	}
 	if r.Catalog == nil || r.Catalog.Surface == nil {
@@ -70,7 +70,7 @@ func (c *Client) Catalog(ctx context.Context, known bool) (*Catalog, error) {
 	}
 	out := &Catalog{Surface: r.Catalog.Surface}
 	for _, s := range r.Catalog.Servers {
-		out.Servers = append(out.Servers, ServerTools{ID: s.ID, Tools: s.Tools, Err: decodeError(s.Error)})
+		out.Servers = append(out.Servers, ServerTools{ID: s.ID, Tools: s.Tools, Count: s.Count, Err: decodeError(s.Error)})
 	}
 	return out, nil
 }

@@ -329,13 +329,17 @@ func (d *Multiplexer) answer(ctx context.Context, req *request) *response {
 	fail := func(err error) *response { return &response{Error: encodeError(err)} }
 	switch req.Op {
 	case "catalog":
-		c, err := d.eng.Catalog(ctx, req.Known)
+		c, err := d.eng.Catalog(ctx, req.Listing)
 		if err != nil {
 			return fail(err)
 		}
 		w := &wireCatalog{Surface: c.Surface, Servers: []wireServer{}}
 		for _, s := range c.Servers {
-			w.Servers = append(w.Servers, wireServer{ID: s.ID, Tools: s.Tools, Error: encodeError(s.Err)})
+			ws := wireServer{ID: s.ID, Tools: s.Tools, Count: s.Count, Error: encodeError(s.Err)}
+			if req.Listing == Counted {
+				ws.Tools = nil
+			}
+			w.Servers = append(w.Servers, ws)
 		}
 		return &response{Catalog: w}
 	case "tools", "bind":

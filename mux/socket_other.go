@@ -42,14 +42,14 @@ func Ready(error, bool) {}
 
 func Shutdown(context.Context, string, time.Duration) error { return nil }
 
-// Listed is a running multiplexer: its socket and what it says of itself.
-type Listed struct {
+// Instance is one running multiplexer: its socket and what it says of itself.
+type Instance struct {
 	Socket string
 	Status *Status
 }
 
 // List returns no multiplexer: none run on this system.
-func List(context.Context) ([]Listed, error) { return nil, nil }
+func List(context.Context) ([]Instance, error) { return nil, nil }
 
 // StopHost stops nothing: no multiplexer runs on this system.
 func StopHost(context.Context, Target, bool) (int, error) { return 0, nil }

@@ -204,22 +204,22 @@ func closeInherited() {
 	}
 }
 
-// Listed is a running multiplexer: its socket and what it says of itself.
-type Listed struct {
+// Instance is one running multiplexer: its socket and what it says of itself.
+type Instance struct {
 	Socket string
 	Status *Status
 }
 
 // List returns the running multiplexers of this user, sorted by socket. One
 // that does not answer is listed with a label that says so.
-func List(ctx context.Context) ([]Listed, error) {
+func List(ctx context.Context) ([]Instance, error) {
 	dir, err := SocketDir()
 	if err != nil {
 		return nil, err
 	}
 	locks, _ := filepath.Glob(filepath.Join(dir, "*.sock.lock"))
 	sort.Strings(locks)
-	var out []Listed
+	var out []Instance
 	for _, lock := range locks {
 		socket := strings.TrimSuffix(lock, ".lock")
 		if !Running(socket) {
@@ -229,7 +229,7 @@ func List(ctx context.Context) ([]Listed, error) {
 		if err != nil {
 			st = &Status{Label: "(not answering: " + clip.Line(err.Error()) + ")"}
 		}
-		out = append(out, Listed{Socket: socket, Status: st})
+		out = append(out, Instance{Socket: socket, Status: st})
 	}
 	return out, nil
 }

@@ -248,9 +248,9 @@ func (e *Engine) Known(ctx context.Context, server string) ([]catalog.Tool, erro
 	return e.Tools(ctx, server)
 }
 
-// Catalog implements Backend: every server's tools as Tools gives them, or
-// with known as Known does, fetched four at a time.
-func (e *Engine) Catalog(ctx context.Context, known bool) (*Catalog, error) {
+// Catalog implements Backend: every server's tools as how says, fetched
+// four at a time.
+func (e *Engine) Catalog(ctx context.Context, how Listing) (*Catalog, error) {
 	s := e.Surface()
 	out := &Catalog{Surface: s, Servers: make([]ServerTools, len(s.Servers))}
 	var g errgroup.Group
@@ -258,11 +258,11 @@ func (e *Engine) Catalog(ctx context.Context, known bool) (*Catalog, error) {
 	for i, srv := range s.Servers {
 		g.Go(func() error {
 			list := e.Tools
-			if known {
+			if how == Known {
 				list = e.Known
 			}
 			tools, err := list(ctx, srv.ID)
-			out.Servers[i] = ServerTools{ID: srv.ID, Tools: tools, Err: err}
+			out.Servers[i] = ServerTools{ID: srv.ID, Tools: tools, Count: len(tools), Err: err}
 			return nil
 		})
 	}

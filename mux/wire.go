@@ -22,15 +22,15 @@ const wireVersion = 2
 // is no greeting: every request says its protocol version and, outside a
 // session, the client's environment, which the multiplexer must share.
 type request struct {
-	V      int             `json:"v"`
-	Env    string          `json:"env,omitempty"` // StampEnv digest; "" in a session
-	Op     string          `json:"op"`
-	Server string          `json:"server,omitempty"`
-	Tool   string          `json:"tool,omitempty"`
-	Args   json.RawMessage `json:"args,omitempty"`  // call
-	Input  *Args           `json:"input,omitempty"` // invoke
-	Known  bool            `json:"known,omitempty"` // catalog
-	Search *search.Request `json:"search,omitempty"`
+	V       int             `json:"v"`
+	Env     string          `json:"env,omitempty"` // StampEnv digest; "" in a session
+	Op      string          `json:"op"`
+	Server  string          `json:"server,omitempty"`
+	Tool    string          `json:"tool,omitempty"`
+	Args    json.RawMessage `json:"args,omitempty"`    // call
+	Input   *Args           `json:"input,omitempty"`   // invoke
+	Listing Listing         `json:"listing,omitempty"` // catalog
+	Search  *search.Request `json:"search,omitempty"`
 }
 
 // response is the last JSON object the multiplexer writes for a request.
@@ -64,6 +64,7 @@ type wireCatalog struct {
 type wireServer struct {
 	ID    string         `json:"id"`
 	Tools []catalog.Tool `json:"tools,omitempty"`
+	Count int            `json:"count,omitempty"`
 	Error *WireError     `json:"error,omitempty"`
 }
 

@@ -55,14 +55,14 @@ type serverLine struct {
 // parallel. A server that cannot be reached is shown with its reason and
 // makes the exit code 4.
 func (c *listCmd) servers(ctx context.Context, a *app, b mux.Backend) error {
-	cat, err := b.Catalog(ctx, false)
+	cat, err := b.Catalog(ctx, mux.Counted)
 	if err != nil {
 		return err
 	}
 	lines := make([]serverLine, len(cat.Servers))
 	var firstErr error
 	for i, s := range cat.Servers {
-		lines[i] = serverLine{ID: s.ID, Tools: len(s.Tools)}
+		lines[i] = serverLine{ID: s.ID, Tools: s.Count}
 		if s.Err != nil {
 			lines[i].Error = errorSummary(s.Err)
 			if firstErr == nil {

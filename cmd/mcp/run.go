@@ -88,7 +88,7 @@ var _ script.Host = (*runHost)(nil)
 // when the server has been seen, else by connecting. A server that cannot
 // be reached contributes no tools; calls to it fail as unavailable.
 func newRunHost(ctx context.Context, a *app, b mux.Backend) (*runHost, error) {
-	cat, err := b.Catalog(ctx, true)
+	cat, err := b.Catalog(ctx, mux.Known)
 	if err != nil {
 		return nil, err
 	}
