@@ -18,6 +18,22 @@ import (
 	"github.com/mcpsh/mcp/manifests"
 )
 
+// Endpoint is the expanded endpoint of a server of the surface; ok is false
+// when the surface has no such server, and a server without one is a
+// *NoEndpointError.
+func (c *Config) Endpoint(server string) (ep manifests.Endpoint, ok bool, err error) {
+	srv, ok := c.Surface.Server(server)
+	if !ok {
+		return ep, false, nil
+	}
+	ep, found := c.Endpoints[manifests.CanonicalID(srv.ID)]
+	if !found {
+		return ep, true, &NoEndpointError{Server: srv.ID}
+	}
+	ep, err = ep.Expand(os.LookupEnv)
+	return ep, true, err
+}
+
 // Config is what a multiplexer serves, as read from the configuration files.
 type Config struct {
 	Surface   *catalog.Surface

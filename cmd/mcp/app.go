@@ -107,7 +107,7 @@ func (a *app) config() (mux.Target, *mux.Config, error) {
 // upstreamOptions configure connections to servers. OAuth tokens come from
 // `mcp auth login`; without a token store, servers that need a login say so.
 func upstreamOptions() upstream.Options {
-	opts := upstream.Options{ClientName: "mcp", ClientVersion: versionString()}
+	opts := upstream.Options{ClientName: "mcp", ClientVersion: build.Number()}
 	if mgr, err := newAuthManager(); err == nil {
 		opts.Auth = mgr.RoundTripper
 	}

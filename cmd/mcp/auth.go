@@ -38,7 +38,7 @@ type authStatusCmd struct {
 
 // newAuthManager returns the manager of the user's token store.
 func newAuthManager() (*auth.Manager, error) {
-	return auth.DefaultManager("mcp", versionString())
+	return auth.DefaultManager("mcp", build.Number())
 }
 
 func (c *authLoginCmd) Run(a *app) error {
@@ -80,16 +80,12 @@ func (a *app) authEndpoint(server string) (manifests.Endpoint, error) {
 	if err != nil {
 		return manifests.Endpoint{}, err
 	}
-	srv, ok := cfg.Surface.Server(server)
+	ep, ok, err := cfg.Endpoint(server)
 	if !ok {
-		return manifests.Endpoint{}, &usageError{msg: fmt.Sprintf("server %s is not in this recipe", server),
+		return ep, &usageError{msg: fmt.Sprintf("server %s is not in this recipe", server),
 			hint: "`mcp list` shows the servers; `mcp check` shows the boundary"}
 	}
-	ep, ok := cfg.Endpoints[manifests.CanonicalID(srv.ID)]
-	if !ok {
-		return manifests.Endpoint{}, &mux.NoEndpointError{Server: srv.ID}
-	}
-	return ep.Expand(os.LookupEnv)
+	return ep, err
 }
 
 func (c *authLogoutCmd) Run(a *app) error {

@@ -55,7 +55,7 @@ type hostCLI struct {
 type versionCmd struct{}
 
 func (versionCmd) Run(a *app) error {
-	fmt.Fprintln(a.stdout, versionLine())
+	fmt.Fprintln(a.stdout, build.String())
 	return nil
 }
 
@@ -82,7 +82,7 @@ func (a *app) run(args []string) (err error) {
 		kong.Exit(func(code int) { panic(exitCode(code)) }),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.Bind(a),
-		kong.Vars{"version": versionLine()},
+		kong.Vars{"version": build.String()},
 	)
 	if err != nil {
 		return err
@@ -127,8 +127,6 @@ func (e *usageError) advice() string { return e.hint }
 // the build information the Go toolchain records instead.
 var Version, Commit, Date string
 
-// versionString is the bare version, as mcp gives it to servers.
-func versionString() string { return version.Current(Version, Commit, Date).Number() }
-
-// versionLine is what `mcp --version` and `mcp version` print.
-func versionLine() string { return version.Current(Version, Commit, Date).String() }
+// build is this binary's version, as mcp prints it (build.String()) and
+// gives it to servers (build.Number()).
+var build = version.Current(Version, Commit, Date)

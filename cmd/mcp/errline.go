@@ -22,10 +22,14 @@ const maxSummary = 120
 // to maxSummary characters, so it holds no secret and no wrapped chain.
 func errorSummary(err error) string {
 	var login *auth.LoginRequiredError
-	switch line, ok := summary(err); {
+	// The innermost error with a Summary says most: a cause says more
+	// than what wraps it.
+	s, ok := exit.Innermost[interface{ Summary() string }](err)
+	switch {
 	case err == nil:
 		return ""
 	case ok:
+		line := s.Summary()
 		if _, inSession := os.LookupEnv(session.EnvVar); inSession && errors.As(err, &login) {
 			line += " outside the session"
 		}
@@ -36,13 +40,4 @@ func errorSummary(err error) string {
 		return "cancelled"
 	}
 	return clip.Runes(oneLine(err), maxSummary)
-}
-
-// summary is the Summary of the innermost error in err's chain that has
-// one: a cause says more than what wraps it.
-func summary(err error) (string, bool) {
-	if s, ok := exit.Innermost[interface{ Summary() string }](err); ok {
-		return s.Summary(), true
-	}
-	return "", false
 }

@@ -52,7 +52,7 @@ func (serveCmd) Run(a *app) error {
 	}
 	srv, err := toolsmode.New(startCtx, eng, toolsmode.Options{
 		Name:        "mcp",
-		Version:     versionString(),
+		Version:     build.Number(),
 		CallTimeout: a.globals.Timeout,
 		Warn:        func(msg string) { a.warn("%s", msg) },
 		ErrorLog:    a.stderr,
