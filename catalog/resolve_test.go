@@ -341,3 +341,39 @@ func TestFilter_KeepsOnlyAuthorized(t *testing.T) {
 		t.Errorf("Filter = %+v", got)
 	}
 }
+
+// A surface is never wider than the boundary it is checked against: a
+// server the boundary lacks is dropped, "*" becomes the boundary's list,
+// and the boundary's excludes apply.
+func TestSurface_Within(t *testing.T) {
+	boundary := &Surface{Servers: []*ServerSurface{
+		{ID: "a", Tools: []string{"x", "y"}},
+		{ID: "b", All: true, Exclude: []string{"drop"}},
+	}}
+	s := &Surface{Agent: "agent", Mode: ModeCLI, Servers: []*ServerSurface{
+		{ID: "a", All: true, Required: true},
+		{ID: "b", All: true},
+		{ID: "c", All: true},
+		{ID: "a-b", Tools: []string{"x"}},
+	}}
+	got := s.Within(boundary)
+	if got.Agent != "agent" || got.Mode != ModeCLI {
+		t.Errorf("agent and mode changed: %+v", got)
+	}
+	for _, c := range []struct {
+		server, tool string
+		want         bool
+	}{
+		{"a", "x", true}, {"a", "z", false}, {"b", "anything", true}, {"b", "drop", false}, {"c", "x", false},
+	} {
+		if g := got.Allowed(c.server, c.tool); g != c.want {
+			t.Errorf("Allowed(%s, %s) = %v, want %v", c.server, c.tool, g, c.want)
+		}
+	}
+	if srv, _ := got.Server("a"); !srv.Required {
+		t.Error("required was lost")
+	}
+	if s.Servers[0].Tools != nil || !s.Servers[0].All {
+		t.Error("Within changed the surface it was given")
+	}
+}

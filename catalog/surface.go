@@ -136,3 +136,29 @@ func (e *NotAvailableError) ExitCode() int { return exit.NotAvailable }
 func sortServers(servers []*ServerSurface) {
 	sort.Slice(servers, func(i, j int) bool { return servers[i].ID < servers[j].ID })
 }
+
+// Within is s restricted to what boundary authorizes: servers boundary
+// does not hold are dropped, and each remaining server reaches only tools
+// both allow. A session's surface is checked against the package boundary
+// this way whenever it is loaded, so a state file cannot widen it.
+func (s *Surface) Within(boundary *Surface) *Surface {
+	out := *s
+	out.Servers = nil
+	for _, srv := range s.Servers {
+		b, ok := boundary.Server(srv.ID)
+		if !ok {
+			continue
+		}
+		n := *srv
+		n.All = srv.All && b.All
+		switch {
+		case srv.All && !b.All:
+			n.Tools = slices.Clone(b.Tools)
+		case !srv.All:
+			n.Tools = slices.DeleteFunc(slices.Clone(srv.Tools), func(t string) bool { return !b.Allowed(t) })
+		}
+		n.Exclude = union(srv.Exclude, b.Exclude)
+		out.Servers = append(out.Servers, &n)
+	}
+	return &out
+}

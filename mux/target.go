@@ -161,7 +161,11 @@ func (t Target) Load() (*Config, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Config{Surface: st.Surface, Endpoints: r.Endpoints, Watch: watchList(r)}, nil
+		boundary, _, err := catalog.Resolve(r, "")
+		if err != nil {
+			return nil, err
+		}
+		return &Config{Surface: st.Surface.Within(boundary), Endpoints: r.Endpoints, Watch: watchList(r)}, nil
 	}
 	r, err := manifests.Read(t.Root, t.User)
 	if err != nil {

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -268,4 +269,32 @@ func TestMuxInheritsNoDescriptors(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Error("the pipe mcp inherited is still open in the multiplexer")
 	}
+}
+
+// A session's state is checked when it is loaded: a forged state file
+// cannot widen the package boundary (its surface is intersected with it
+// again), directly or through the session's multiplexer, and a state file
+// others may read or write is refused.
+func TestSessionStateCannotWiden(t *testing.T) {
+	m := newMuxEnv(t)
+	id := "0123456789abcdef01234567"
+	state := filepath.Join(m.envValue("XDG_CACHE_HOME"), "mcp", "sessions", id+".json")
+	writeFile(t, state, fmt.Sprintf(`{"id": %q, "root": %q, "started": "2026-01-01T00:00:00Z",
+  "surface": {"mode": "cli", "servers": [{"id": "other", "all": true}]}}`, id, m.root))
+	inSession := []string{"MCP_SESSION=" + id}
+	for _, env := range [][]string{append(inSession, "MCP_NO_MUX=1"), inSession} {
+		if r := m.run(env, "call", "other.getenv", "name=HOME"); r.code != exit.NotAvailable || !strings.Contains(r.stderr, "other.getenv is not available") {
+			t.Errorf("%v: a tool the package excludes: exit %d, stdout %q, stderr %q", env, r.code, r.stdout, r.stderr)
+		}
+		if r := m.run(env, "call", "other.echo", "message=hi"); r.code != 0 || r.stdout != "hi\n" {
+			t.Errorf("%v: a tool the package allows: exit %d, stdout %q, stderr %q", env, r.code, r.stdout, r.stderr)
+		}
+	}
+	if err := os.Chmod(state, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := m.run(append(inSession, "MCP_NO_MUX=1"), "list"); r.code == 0 || !strings.Contains(r.stderr, "not private") {
+		t.Errorf("a state file others may read: exit %d, stderr %q", r.code, r.stderr)
+	}
+	_ = mux.StopSession(context.Background(), id)
 }

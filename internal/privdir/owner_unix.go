@@ -7,7 +7,8 @@ import (
 	"syscall"
 )
 
-func ownedByUs(st os.FileInfo) bool {
+// Owned says whether this user owns the file st describes.
+func Owned(st os.FileInfo) bool {
 	sys, ok := st.Sys().(*syscall.Stat_t)
 	return ok && int(sys.Uid) == os.Getuid()
 }

@@ -42,7 +42,7 @@ func Make(dir string) error {
 		return fmt.Errorf("%s is a symbolic link, not a private directory", dir)
 	case !st.IsDir():
 		return fmt.Errorf("%s is not a directory", dir)
-	case !ownedByUs(st):
+	case !Owned(st):
 		return fmt.Errorf("%s belongs to another user", dir)
 	case st.Mode().Perm()&0o077 != 0:
 		return fmt.Errorf("%s may be used by other users (mode %v); it must be 0700", dir, st.Mode().Perm())

@@ -22,6 +22,7 @@ import (
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/atomicfile"
 	"github.com/mcpsh/mcp/internal/exit"
+	"github.com/mcpsh/mcp/internal/privdir"
 )
 
 // EnvVar marks a process as being inside a session: its value is the
@@ -66,10 +67,7 @@ func Dir() (string, error) {
 		return "", fmt.Errorf("finding the cache directory: %w", err)
 	}
 	dir := filepath.Join(base, "mcp", "sessions")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", err
-	}
-	if err := os.Chmod(dir, 0o700); err != nil {
+	if err := privdir.Make(dir); err != nil {
 		return "", err
 	}
 	return dir, nil
@@ -105,10 +103,13 @@ func Load(id string) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(p)
-	if errors.Is(err, fs.ErrNotExist) {
+	if err := privateFile(p); errors.Is(err, fs.ErrNotExist) {
 		return nil, &NotFoundError{ID: id}
 	} else if err != nil {
+		return nil, fmt.Errorf("session %s: %w", id, err)
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
 		return nil, err
 	}
 	var st State
@@ -149,4 +150,17 @@ func List() ([]*State, error) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Started.Before(out[j].Started) })
 	return out, nil
+}
+
+// privateFile checks that a state file is this user's alone: a regular
+// file, not a link, that no one else may read or write.
+func privateFile(p string) error {
+	st, err := os.Lstat(p)
+	if err != nil {
+		return err
+	}
+	if !st.Mode().IsRegular() || st.Mode().Perm()&0o077 != 0 || !privdir.Owned(st) {
+		return errors.New("the state file is not private to this user (a regular file of yours, mode 0600)")
+	}
+	return nil
 }
