@@ -33,6 +33,7 @@ const (
 	ModePages     = "pages"     // list tools two per page
 	ModeBadCursor = "badcursor" // a hand-written server whose tools/list repeats a cursor and whose tools/call answers nested 10,001 deep
 	ModeInitError = "initerror" // a hand-written server that refuses initialize, then keeps running
+	ModeEnvDump   = "envdump"   // write API_KEY's value to stderr, then exit 3 before reading anything
 )
 
 // WeirdContentType is the content type the fake tool "weird" answers with.
@@ -71,6 +72,9 @@ func runFake(mode string) int {
 		}
 		fmt.Fprintln(os.Stderr, "fatal: FAKE_API_KEY is not set")
 		return 7
+	case has(ModeEnvDump):
+		fmt.Fprintf(os.Stderr, "boot: API_KEY=%s\n", os.Getenv("API_KEY"))
+		return 3
 	case has(ModeSilent):
 		_, _ = io.Copy(io.Discard, os.Stdin)
 		return 0
@@ -262,6 +266,7 @@ func serveRaw(initError bool) int {
 			Method string          `json:"method"`
 			Params struct {
 				Cursor string `json:"cursor"`
+				Name   string `json:"name"`
 			} `json:"params"`
 		}
 		if json.Unmarshal(in.Bytes(), &req) != nil || len(req.ID) == 0 {
@@ -282,8 +287,14 @@ func serveRaw(initError bool) int {
 			}
 			result = `{"tools":[{"name":"` + name + `","inputSchema":{"type":"object"}}],"nextCursor":"c1"}`
 		case "tools/call":
-			// Any tool answers with structured content nested deeper than
-			// a JSON decoder reads.
+			if req.Params.Name == "leak" {
+				// An error that echoes the server's credential.
+				fmt.Printf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32000,"message":"denied for key %s","data":{"key":%q}}}`+"\n",
+					req.ID, os.Getenv("API_KEY"), os.Getenv("API_KEY"))
+				continue
+			}
+			// Any other tool answers with structured content nested deeper
+			// than a JSON decoder reads.
 			const depth = 10001
 			result = `{"content":[],"structuredContent":` + strings.Repeat(`{"a":`, depth) + "1" + strings.Repeat("}", depth) + `}`
 		default:

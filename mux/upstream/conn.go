@@ -254,9 +254,11 @@ func (u *conn) request(ctx context.Context, method string, params any) (json.Raw
 		return nil, u.transportError(method, err, st)
 	}
 	if resp.Error != nil {
-		e := &RPCError{Code: resp.Error.Code, Message: resp.Error.Message}
+		// What the server says comes back without this connection's secrets.
+		e := &RPCError{Code: resp.Error.Code, Message: redactText(resp.Error.Message, u.secret)}
 		if resp.Error.Data != nil {
-			e.Data, _ = json.Marshal(resp.Error.Data)
+			data, _ := json.Marshal(resp.Error.Data)
+			e.Data = json.RawMessage(redactText(string(data), u.secret))
 		}
 		return nil, e
 	}

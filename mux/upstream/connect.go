@@ -179,9 +179,9 @@ func (u *conn) connectError(ctx context.Context, opts Options, err error) error 
 		}
 		if broken || ctx.Err() != nil {
 			// The server is dead or being killed: let stderr drain.
-			return u.proc.stderrTail()
+			return redactText(u.proc.stderrTail(), u.secret)
 		}
-		return u.proc.tail.String()
+		return redactText(u.proc.tail.String(), u.secret)
 	}
 	if ctx.Err() != nil {
 		if errors.Is(context.Cause(ctx), errConnectTimeout) {

@@ -11,7 +11,6 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -369,61 +368,4 @@ func (u *conn) httpConnectError(ctx context.Context, opts Options, err error, st
 		return u.unavailable(errors.New(httpStatusText(status)))
 	}
 	return u.connectError(ctx, opts, err)
-}
-
-// secretsOf lists the values of ep that must not appear in errors: header
-// values and the password and query values of its URL.
-func secretsOf(ep manifests.Endpoint) []string {
-	var s []string
-	add := func(v string) {
-		if len(v) >= 4 {
-			s = append(s, v)
-		}
-	}
-	for _, v := range ep.Headers {
-		add(v)
-		// "Bearer xyz": the token alone must go too.
-		if _, tok, ok := strings.Cut(v, " "); ok {
-			add(tok)
-		}
-	}
-	if u, err := url.Parse(ep.URL); err == nil {
-		if p, ok := u.User.Password(); ok {
-			add(p)
-		}
-		for _, vs := range u.Query() {
-			for _, v := range vs {
-				add(v)
-				add(url.QueryEscape(v))
-			}
-		}
-	}
-	return s
-}
-
-// maxErrorText bounds the message of an error built from what a server sent.
-const maxErrorText = 1000
-
-// redactedError is err with secrets removed from its message, and the
-// message bounded. Unwrap still reaches err for errors.Is and errors.As.
-type redactedError struct {
-	msg string
-	err error
-}
-
-func (e *redactedError) Error() string { return e.msg }
-func (e *redactedError) Unwrap() error { return e.err }
-
-func redact(err error, secrets []string) error {
-	if err == nil {
-		return nil
-	}
-	msg := err.Error()
-	for _, s := range secrets {
-		msg = strings.ReplaceAll(msg, s, "[redacted]")
-	}
-	if len(msg) > maxErrorText {
-		msg = strings.ToValidUTF8(msg[:maxErrorText], "") + " …"
-	}
-	return &redactedError{msg: msg, err: err}
 }

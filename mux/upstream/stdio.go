@@ -207,6 +207,7 @@ func connectStdio(ctx context.Context, ep manifests.Endpoint, opts Options) (*co
 		return nil, &UnavailableError{Server: ep.ID, Err: fmt.Errorf("start %s: %w", ep.Command, err)}
 	}
 	u := newConn(ctx, ep.ID, manifests.TransportStdio, opts)
+	u.secret = secretsOf(ep)
 	u.proc = p
 	stdout := &lineLimitReader{r: p.stdout, max: opts.MaxMessageBytes}
 	stdoutEnded := make(chan struct{})
@@ -249,7 +250,7 @@ func (u *conn) watchExit(stdoutEnded <-chan struct{}) {
 	default:
 	}
 	signalGroup(p.pid, sigKill)
-	u.setDead(&UnavailableError{Server: u.server, Err: p.exitError("unexpectedly"), Stderr: p.stderrTail()})
+	u.setDead(&UnavailableError{Server: u.server, Err: p.exitError("unexpectedly"), Stderr: redactText(p.stderrTail(), u.secret)})
 	if !waitChan(stdoutEnded, drainGrace) {
 		// A process outside the group still holds stdout open.
 		p.stdout.Close()

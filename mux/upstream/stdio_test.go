@@ -431,3 +431,31 @@ func TestDepthGauge(t *testing.T) {
 		t.Errorf("an escaped quote split across reads: %d, want 1", got)
 	}
 }
+
+// What a server writes to stderr, and what its errors say, never shows the
+// values of its endpoint's env, headers or URL credentials.
+func TestRedaction_stderrAndErrors(t *testing.T) {
+	t.Parallel()
+	const key = "sk-test-0123456789"
+	ep := testenv.FakeServer(t, testenv.ModeEnvDump)
+	ep.Env["API_KEY"] = key
+	_, err := Connect(context.Background(), ep, Options{})
+	ue := asUnavailable(t, err)
+	if strings.Contains(ue.Stderr, key) || !strings.Contains(ue.Stderr, "API_KEY=[redacted]") {
+		t.Errorf("stderr tail = %q, want the key redacted", ue.Stderr)
+	}
+
+	ep = testenv.FakeServer(t, testenv.ModeBadCursor)
+	ep.Env["API_KEY"] = key
+	u := connect(t, ep, Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err = u.CallTool(ctx, "leak", nil)
+	var rpc *RPCError
+	if !errors.As(err, &rpc) {
+		t.Fatalf("error = %v, want *RPCError", err)
+	}
+	if strings.Contains(rpc.Message, key) || strings.Contains(string(rpc.Data), key) || !strings.Contains(rpc.Message, "[redacted]") {
+		t.Errorf("RPC error = %q (data %s), want the key redacted", rpc.Message, rpc.Data)
+	}
+}
