@@ -42,8 +42,8 @@ func TestMuxKeepsServersWarm(t *testing.T) {
 	}
 }
 
-// Each upstream fault gives one clear error and the exit code DESIGN
-// gives, and the next call through the same multiplexer works.
+// Each upstream fault gives one clear error and exit 4 (upstream
+// unavailable), and the next call through the same multiplexer works.
 func TestMuxUpstreamFaults(t *testing.T) {
 	m := newMuxEnv(t)
 	m.must("call", "fake.echo", "message=warm")
