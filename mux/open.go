@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/clip"
+	"github.com/mcpsh/mcp/internal/exit"
 	"github.com/mcpsh/mcp/internal/session"
 	"github.com/mcpsh/mcp/mux/upstream"
 )
@@ -43,6 +44,9 @@ func (o OpenOptions) warn(format string, args ...any) {
 // directly; when the multiplexer could not read the configuration, the
 // direct path reads it again and says what is wrong.
 func Open(ctx context.Context, t Target, o OpenOptions) (Backend, error) {
+	if t.InSession && Supported {
+		return t.sessionClient(ctx, o)
+	}
 	if !direct(t) {
 		c, err := t.client(ctx, o)
 		if err == nil {
@@ -68,14 +72,11 @@ func Open(ctx context.Context, t Target, o OpenOptions) (Backend, error) {
 	return NewEngineFor(cfg, o.Upstream), nil
 }
 
-// direct says whether t is served in this process rather than by a
-// multiplexer.
+// direct says whether t, outside a session, is served in this process
+// rather than by a multiplexer.
 func direct(t Target) bool {
-	switch {
-	case !Supported, os.Getenv(NoMuxEnv) != "":
+	if !Supported || os.Getenv(NoMuxEnv) != "" {
 		return true
-	case t.InSession:
-		return !session.ValidID(t.Session)
 	}
 	// go run deletes this binary when it exits; a multiplexer of its
 	// build would serve no later invocation.
@@ -93,6 +94,45 @@ func goRunBinary() bool {
 func IsGoRunPath(exe string) bool {
 	dir := filepath.Dir(exe)
 	return filepath.Base(dir) == "exe" && strings.HasPrefix(filepath.Base(filepath.Dir(filepath.Dir(dir))), "go-build")
+}
+
+// sessionClient is a client of the session's own multiplexer, the one
+// session start started with its own environment. Inside a session the CLI
+// never starts a multiplexer and never connects directly, so nothing the
+// agent's shell sets (MCP_NO_MUX, XDG_RUNTIME_DIR, TMPDIR, the variables
+// that ${VAR} names) chooses which servers are reached, where requests go
+// or what credentials they carry. A session whose multiplexer is gone has
+// ended.
+func (t Target) sessionClient(ctx context.Context, o OpenOptions) (*Client, error) {
+	if !session.ValidID(t.Session) {
+		return nil, &session.NotFoundError{ID: fmt.Sprintf("%.20q", t.Session)}
+	}
+	socket, err := t.Socket()
+	if err != nil {
+		return nil, err
+	}
+	c, err := Dial(ctx, socket)
+	if errors.Is(err, ErrNotRunning) {
+		if _, err := session.Load(t.Session); err != nil {
+			return nil, err
+		}
+		return nil, &SessionDownError{Session: t.Session}
+	}
+	if err != nil {
+		return nil, err
+	}
+	c.connecting = o.Connecting
+	return c, nil
+}
+
+// SessionDownError says a session's multiplexer is not running: the
+// session cannot be used any more.
+type SessionDownError struct{ Session string }
+
+func (e *SessionDownError) ExitCode() int { return exit.Upstream }
+
+func (e *SessionDownError) Error() string {
+	return fmt.Sprintf("session %s has no multiplexer running: it cannot be used any more; start a new session outside it", e.Session)
 }
 
 // client is a client of t's multiplexer, started when none is running.

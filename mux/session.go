@@ -8,7 +8,6 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/mcpsh/mcp/catalog"
-	"github.com/mcpsh/mcp/internal/clip"
 	"github.com/mcpsh/mcp/internal/session"
 )
 
@@ -45,25 +44,21 @@ func BindRequired(ctx context.Context, s *catalog.Surface, b Binder) (int, error
 
 // StartSession starts the multiplexer of a session whose state is saved
 // and binds its required servers through it, returning how many tools
-// they have. Where no multiplexer can run it binds them directly, which
-// checks them but keeps nothing warm. On failure the multiplexer is
+// they have. The session's calls go through that multiplexer only, so a
+// session whose multiplexer cannot start does not start. Where no
+// multiplexer can run (a system without them) it binds them directly,
+// which checks them but keeps nothing warm. On failure the multiplexer is
 // stopped; the state is the caller's to remove.
 func StartSession(ctx context.Context, st *session.State, o OpenOptions) (int, error) {
 	t := SessionTarget(st.ID)
 	var b Binder
-	if Supported && !direct(t) {
+	if Supported {
 		c, err := t.client(ctx, o)
-		if err == nil {
-			b = c
-		} else {
-			var se *StartError
-			if errors.As(err, &se) && se.Config {
-				return 0, err
-			}
-			o.warn("the multiplexer is unavailable (%s); the session will connect directly", clip.Line(err.Error()))
+		if err != nil {
+			return 0, err
 		}
-	}
-	if b == nil {
+		b = c
+	} else {
 		cfg, err := t.Load()
 		if err != nil {
 			return 0, err

@@ -212,3 +212,19 @@ func (m *muxEnv) eventLines(prefix string) []string {
 	}
 	return out
 }
+
+// startSession starts a session for agent ("" for the package boundary)
+// and returns its id.
+func (m *muxEnv) startSession(agent string, env ...string) string {
+	m.t.Helper()
+	args := []string{"session", "start"}
+	if agent != "" {
+		args = append(args, "--agent", agent)
+	}
+	r := m.run(env, args...)
+	id, ok := strings.CutPrefix(strings.TrimSpace(r.stdout), "export MCP_SESSION=")
+	if r.code != 0 || !ok {
+		m.t.Fatalf("mcp %v: exit %d, stdout %q, stderr %q", args, r.code, r.stdout, r.stderr)
+	}
+	return id
+}

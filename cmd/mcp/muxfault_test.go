@@ -3,10 +3,10 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -271,30 +271,57 @@ func TestMuxInheritsNoDescriptors(t *testing.T) {
 	}
 }
 
-// A session's state is checked when it is loaded: a forged state file
-// cannot widen the package boundary (its surface is intersected with it
-// again), directly or through the session's multiplexer, and a state file
-// others may read or write is refused.
+// A session's state is checked whenever it is loaded: a state file edited
+// to widen the surface cannot reach past the package boundary (it is
+// intersected with it again), and one that others may read is refused.
 func TestSessionStateCannotWiden(t *testing.T) {
 	m := newMuxEnv(t)
-	id := "0123456789abcdef01234567"
+	id := m.startSession("")
+	defer m.run(nil, "session", "stop", id)
+	in := []string{"MCP_SESSION=" + id}
+	sock := m.sessionSocket(id)
 	state := filepath.Join(m.envValue("XDG_CACHE_HOME"), "mcp", "sessions", id+".json")
 	writeFile(t, state, fmt.Sprintf(`{"id": %q, "root": %q, "started": "2026-01-01T00:00:00Z",
   "surface": {"mode": "cli", "servers": [{"id": "other", "all": true}]}}`, id, m.root))
-	inSession := []string{"MCP_SESSION=" + id}
-	for _, env := range [][]string{append(inSession, "MCP_NO_MUX=1"), inSession} {
-		if r := m.run(env, "call", "other.getenv", "name=HOME"); r.code != exit.NotAvailable || !strings.Contains(r.stderr, "other.getenv is not available") {
-			t.Errorf("%v: a tool the package excludes: exit %d, stdout %q, stderr %q", env, r.code, r.stdout, r.stderr)
+	reload := func() {
+		t.Helper()
+		before := m.status(sock).Reloads
+		writeFile(t, filepath.Join(m.root, "mcp.json"), muxManifest)
+		if !eventually(10*time.Second, func() bool { return m.status(sock).Reloads > before }) {
+			t.Fatal("the session's multiplexer did not reload")
 		}
-		if r := m.run(env, "call", "other.echo", "message=hi"); r.code != 0 || r.stdout != "hi\n" {
-			t.Errorf("%v: a tool the package allows: exit %d, stdout %q, stderr %q", env, r.code, r.stdout, r.stderr)
-		}
+	}
+	reload()
+	if r := m.run(in, "call", "other.getenv", "name=HOME"); r.code != exit.NotAvailable || !strings.Contains(r.stderr, "other.getenv is not available") {
+		t.Errorf("a tool the package excludes: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	if r := m.run(in, "call", "other.echo", "message=hi"); r.code != 0 || r.stdout != "hi\n" {
+		t.Errorf("a tool the package allows: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 	if err := os.Chmod(state, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if r := m.run(append(inSession, "MCP_NO_MUX=1"), "list"); r.code == 0 || !strings.Contains(r.stderr, "not private") {
+	reload()
+	if r := m.run(in, "list"); r.code == 0 || !strings.Contains(r.stderr, "not private") {
 		t.Errorf("a state file others may read: exit %d, stderr %q", r.code, r.stderr)
 	}
-	_ = mux.StopSession(context.Background(), id)
+}
+
+// Nothing the agent's shell sets moves a session: MCP_NO_MUX does not make
+// it connect directly with the agent's own ${VAR}s, and another
+// XDG_RUNTIME_DIR does not start a multiplexer from the agent's
+// environment; the session's calls go to its own multiplexer or fail.
+func TestSessionIgnoresAgentEnvironment(t *testing.T) {
+	m := newMuxEnv(t)
+	id := m.startSession("")
+	defer m.run(nil, "session", "stop", id)
+	in := []string{"MCP_SESSION=" + id}
+	agent := append(slices.Clone(in), "MCP_NO_MUX=1", "FAKE_EVENTS=/agent/chose/this")
+	if r := m.run(agent, "call", "fake.getenv", "name=FAKE_EVENTS"); r.code != 0 || strings.TrimSpace(r.stdout) != m.events {
+		t.Errorf("MCP_NO_MUX with the agent's FAKE_EVENTS: exit %d, stdout %q (want %s), stderr %q", r.code, r.stdout, m.events, r.stderr)
+	}
+	moved := append(slices.Clone(in), "XDG_RUNTIME_DIR="+t.TempDir())
+	if r := m.run(moved, "call", "fake.echo", "message=hi"); r.code != exit.Upstream || !strings.Contains(r.stderr, "has no multiplexer running") {
+		t.Errorf("another XDG_RUNTIME_DIR: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
 }
