@@ -18,8 +18,8 @@ npm:
 # unix-only parts with stand-ins elsewhere.
 vet:
 	go vet ./...
-	GOOS=windows go vet ./cmd/mcp ./mux
-	GOOS=darwin go vet ./cmd/mcp ./mux
+	GOOS=windows go vet ./cmd/mcp ./mux/... ./internal/privdir
+	GOOS=darwin go vet ./cmd/mcp ./mux/... ./internal/privdir
 
 # cmd/mcp's tests mostly wait on servers and subprocesses rather than
 # compute, so they run 8 at a time even on two cores, after the other

@@ -37,12 +37,14 @@ func (o OpenOptions) warn(format string, args ...any) {
 	}
 }
 
-// Open returns what the verbs talk to for t: its multiplexer, started when
-// it is not running, or where none can run (MCP_NO_MUX, a system without
-// them, a binary that `go run` will delete) an engine in this process.
-// When a multiplexer cannot be started, Open says so and connects
-// directly; when the multiplexer could not read the configuration, the
-// direct path reads it again and says what is wrong.
+// Open returns what the verbs talk to for t. Inside a session that is the
+// session's own multiplexer and nothing else (sessionClient). Outside one
+// it is the target's multiplexer, started when it is not running, or where
+// none can run (MCP_NO_MUX, a system without them, a binary that `go run`
+// will delete) an engine in this process. When a multiplexer cannot be
+// started, Open says so and connects directly; when the multiplexer could
+// not read the configuration, the direct path reads it again and says
+// what is wrong.
 func Open(ctx context.Context, t Target, o OpenOptions) (Backend, error) {
 	if t.InSession && Supported {
 		return t.sessionClient(ctx, o)

@@ -57,6 +57,7 @@ func StartSession(ctx context.Context, st *session.State, o OpenOptions) (int, e
 		if err != nil {
 			return 0, err
 		}
+		defer c.Close()
 		b = c
 	} else {
 		cfg, err := t.Load()

@@ -113,10 +113,4 @@ func hint(err error) string {
 }
 
 // oneLine keeps an error message on one line.
-func oneLine(err error) string {
-	msg := err.Error()
-	if errors.Is(err, context.DeadlineExceeded) {
-		msg = strings.Replace(msg, context.DeadlineExceeded.Error(), "timed out", 1)
-	}
-	return clip.Line(msg)
-}
+func oneLine(err error) string { return clip.Error(err) }

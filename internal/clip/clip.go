@@ -3,6 +3,8 @@
 package clip
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"unicode/utf8"
 )
@@ -33,4 +35,14 @@ func Runes(s string, n int) string {
 // becomes one space, and leading and trailing space is dropped.
 func Line(s string) string {
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// Error is err's message on one line, with a deadline said as "timed out"
+// rather than Go's "context deadline exceeded".
+func Error(err error) string {
+	msg := err.Error()
+	if errors.Is(err, context.DeadlineExceeded) {
+		msg = strings.Replace(msg, context.DeadlineExceeded.Error(), "timed out", 1)
+	}
+	return Line(msg)
 }

@@ -28,30 +28,26 @@ func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
 // Write escapes p and writes it; it reports len(p) when all of it was
 // written.
 func (s *Writer) Write(p []byte) (int, error) {
-	i := firstUnsafe(p)
-	if i < 0 {
+	if firstUnsafe(p) < 0 {
 		return s.w.Write(p)
 	}
-	var b strings.Builder
-	b.Grow(len(p) + 16)
-	b.Write(p[:i])
-	escape(&b, p[i:])
-	if _, err := io.WriteString(s.w, b.String()); err != nil {
+	if _, err := s.w.Write(escaped(p)); err != nil {
 		return 0, err
 	}
 	return len(p), nil
 }
 
-// String is s with the escapes above.
-func String(s string) string {
-	i := firstUnsafe([]byte(s))
+// escaped is p with the escapes above: p itself when it needs none.
+func escaped(p []byte) []byte {
+	i := firstUnsafe(p)
 	if i < 0 {
-		return s
+		return p
 	}
 	var b strings.Builder
-	b.WriteString(s[:i])
-	escape(&b, []byte(s[i:]))
-	return b.String()
+	b.Grow(len(p) + 16)
+	b.Write(p[:i])
+	escape(&b, p[i:])
+	return []byte(b.String())
 }
 
 // firstUnsafe is the index of the first byte that starts something to

@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 )
 
-func TestString(t *testing.T) {
+func TestEscaped(t *testing.T) {
 	for in, want := range map[string]string{
 		"plain text\n\twith tab":          "plain text\n\twith tab",
 		"hi\x1b]0;PWNED\x07\x1b[2J":       `hi\x1b]0;PWNED\x07\x1b[2J`,
@@ -19,8 +19,8 @@ func TestString(t *testing.T) {
 		"bad \xff\xfe utf-8":              `bad \xff\xfe utf-8`,
 		"ünïcødé, 日本語, emoji 🙂 stay":      "ünïcødé, 日本語, emoji 🙂 stay",
 	} {
-		if got := String(in); got != want {
-			t.Errorf("String(%q) = %q, want %q", in, got, want)
+		if got := str(in); got != want {
+			t.Errorf("str(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
@@ -39,9 +39,9 @@ func TestWriter(t *testing.T) {
 
 // JSON text stays valid JSON with the same values: bidi characters that
 // encoding/json leaves raw become JSON's own escapes.
-func TestString_keepsJSON(t *testing.T) {
+func TestEscaped_keepsJSON(t *testing.T) {
 	raw, _ := json.Marshal(map[string]string{"name": "evil\u202etxt", "c1": "\u0085"})
-	safe := String(string(raw))
+	safe := str(string(raw))
 	var a, b map[string]string
 	if err := json.Unmarshal(raw, &a); err != nil {
 		t.Fatal(err)
@@ -54,23 +54,26 @@ func TestString_keepsJSON(t *testing.T) {
 	}
 }
 
-func FuzzString(f *testing.F) {
+func FuzzEscaped(f *testing.F) {
 	f.Add("hi\x1b]0;x\x07 \u202e \xff ok")
 	f.Fuzz(func(t *testing.T, s string) {
-		got := String(s)
+		got := str(s)
 		if !utf8.ValidString(got) {
-			t.Fatalf("String(%q) = %q is not UTF-8", s, got)
+			t.Fatalf("str(%q) = %q is not UTF-8", s, got)
 		}
 		for _, r := range got {
 			if r < 0x20 && r != '\n' && r != '\t' || r == 0x7f || unsafeRune(r) {
-				t.Fatalf("String(%q) = %q keeps %U", s, got, r)
+				t.Fatalf("str(%q) = %q keeps %U", s, got, r)
 			}
 		}
 		if firstUnsafe([]byte(s)) < 0 && got != s {
 			t.Fatalf("String changed safe text %q to %q", s, got)
 		}
 		if strings.Count(got, "\n") != strings.Count(s, "\n") {
-			t.Fatalf("String(%q) changed its lines", s)
+			t.Fatalf("str(%q) changed its lines", s)
 		}
 	})
 }
+
+// str is escaped for strings.
+func str(s string) string { return string(escaped([]byte(s))) }

@@ -40,7 +40,7 @@ func (s *Server) gate(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		defer func() {
 			if p := recover(); p != nil {
-				res, err = toolError(fmt.Sprintf("%s: internal error: %s", name, oneLine(fmt.Errorf("%v", p)))), nil
+				res, err = toolError(fmt.Sprintf("%s: internal error: %s", name, clip.Line(fmt.Sprint(p)))), nil
 			}
 		}()
 		return next(ctx, method, req)
@@ -116,7 +116,7 @@ func checkDef(checker *mcp.Server, def *mcp.Tool) (err error) {
 			if _, reason, ok := strings.Cut(msg, strconv.Quote(def.Name)+": "); ok {
 				msg = reason
 			}
-			err = errors.New(oneLine(errors.New(msg)))
+			err = errors.New(clip.Line(msg))
 		}
 	}()
 	checker.AddTool(def, nil)
@@ -166,9 +166,9 @@ func (s *Server) callError(e *entry, err error) *mcp.CallToolResult {
 	case errors.Is(err, context.Canceled):
 		return toolError(e.name + ": the call was cancelled")
 	case errors.As(err, &ue):
-		return toolError(fmt.Sprintf("%s: %s", e.name, oneLine(ue)))
+		return toolError(fmt.Sprintf("%s: %s", e.name, clip.Line(ue.Error())))
 	}
-	return toolError(fmt.Sprintf("%s: %s", e.name, oneLine(err)))
+	return toolError(fmt.Sprintf("%s: %s", e.name, clip.Line(err.Error())))
 }
 
 // rawContent is one content item of an upstream result, re-emitted as the

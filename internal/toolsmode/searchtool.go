@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpsh/mcp/internal/clip"
 	"github.com/mcpsh/mcp/search"
 )
 
@@ -55,7 +56,7 @@ func (s *Server) search(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallT
 	}
 	if raw := req.Params.Arguments; len(raw) > 0 {
 		if err := json.Unmarshal(raw, &args); err != nil {
-			return toolError("mcp_search: invalid arguments: " + oneLine(err)), nil
+			return toolError("mcp_search: invalid arguments: " + clip.Line(err.Error())), nil
 		}
 	}
 	if args.Query == nil || strings.TrimSpace(*args.Query) == "" {
@@ -71,7 +72,7 @@ func (s *Server) search(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallT
 	surface := s.eng.Surface()
 	hits, err := s.index.Search(*args.Query, search.Options{Limit: limit, Only: surface.Deferred})
 	if err != nil {
-		return toolError("mcp_search: " + oneLine(err)), nil
+		return toolError("mcp_search: " + clip.Line(err.Error())), nil
 	}
 	result := struct {
 		Tools []found `json:"tools"`

@@ -24,7 +24,6 @@ import (
 	"io"
 	"log/slog"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -32,6 +31,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/clip"
 	"github.com/mcpsh/mcp/mux"
 	"github.com/mcpsh/mcp/search"
 )
@@ -198,7 +198,7 @@ func (s *Server) load(ctx context.Context) []catalog.Tool {
 	var all []catalog.Tool
 	for i, srv := range servers {
 		if errs[i] != nil {
-			s.warn("the tools of %s are not served: %s", srv.ID, oneLine(errs[i]))
+			s.warn("the tools of %s are not served: %s", srv.ID, clip.Line(errs[i].Error()))
 			continue
 		}
 		all = append(all, lists[i]...)
@@ -352,20 +352,4 @@ func (s *Server) Close() error {
 		return s.index.Close()
 	}
 	return nil
-}
-
-// Serve builds a server over eng and serves it on in and out until in ends
-// or ctx is cancelled.
-func Serve(ctx context.Context, eng Engine, in io.Reader, out io.Writer, opts Options) error {
-	s, err := New(ctx, eng, opts)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	return s.ServeStdio(ctx, in, out)
-}
-
-// oneLine keeps an error message on one line.
-func oneLine(err error) string {
-	return strings.Join(strings.Fields(err.Error()), " ")
 }

@@ -64,7 +64,7 @@ func (e *UnavailableError) Summary() string {
 	case err == nil:
 		return "unavailable"
 	case errors.Is(err, context.DeadlineExceeded):
-		return "timed out: " + strings.TrimSuffix(lineOf(err), ": timed out")
+		return "timed out: " + strings.TrimSuffix(clip.Error(err), ": timed out")
 	case errors.Is(err, ErrClosed):
 		return "unavailable: the connection was closed"
 	case errors.Is(err, ErrMessageTooLarge):
@@ -80,14 +80,5 @@ func (e *UnavailableError) Summary() string {
 	case errors.As(err, &dns):
 		return "unavailable: its host name does not resolve"
 	}
-	return "unavailable: " + lineOf(e.Err)
-}
-
-// lineOf is err's message on one line, a deadline said as "timed out".
-func lineOf(err error) string {
-	msg := err.Error()
-	if errors.Is(err, context.DeadlineExceeded) {
-		msg = strings.Replace(msg, context.DeadlineExceeded.Error(), "timed out", 1)
-	}
-	return clip.Line(msg)
+	return "unavailable: " + clip.Error(e.Err)
 }
