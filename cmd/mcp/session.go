@@ -30,8 +30,7 @@ func (c *sessionStartCmd) Run(a *app) error {
 	}
 	// The session's multiplexer binds every required server; on failure
 	// it is stopped, the state removed, and nothing is left running.
-	o := mux.OpenOptions{Upstream: upstreamOptions(), Warn: func(line string) { a.warn("%s", line) }}
-	tools, err := mux.StartSession(ctx, st, o)
+	tools, err := mux.StartSession(ctx, st, mux.OpenOptions{Upstream: upstreamOptions()})
 	if err != nil {
 		_ = session.Remove(st.ID)
 		return err
