@@ -21,7 +21,10 @@ type Client struct {
 	socket string
 	// env, outside a session, is this process's environment stamp; a
 	// multiplexer with another answers Stale, and restart replaces it.
-	env        string
+	env string
+	// session is the id of the session the client belongs to; the
+	// multiplexer refuses requests of another.
+	session    string
 	connecting func(server string) (done func())
 	warn       func(string)
 

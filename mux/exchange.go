@@ -12,7 +12,7 @@ import (
 // multiplexer of another environment (Stale) is replaced once, and the
 // request sent to the new one.
 func (c *Client) do(ctx context.Context, req *request, r *response) error {
-	req.V, req.Env = wireVersion, c.env
+	req.V, req.Env, req.Session = wireVersion, c.env, c.session
 	if err := c.exchange(ctx, req, r); err != nil {
 		return err
 	}

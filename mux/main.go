@@ -43,6 +43,13 @@ func Main(stderr io.Writer, opts upstream.Options) int {
 		return exit.Upstream
 	}
 	defer release()
+	if t.guest != nil {
+		if err := shareSocket(socket); err != nil {
+			ln.Close()
+			Ready(err, false)
+			return exit.Upstream
+		}
+	}
 	opts.OnElicitation = func(e upstream.Elicitation) { log.Info(e.String()) }
 	d, err := New(daemonOptions(t, log, opts))
 	if err != nil {
@@ -74,6 +81,9 @@ func daemonOptions(t Target, log *slog.Logger, opts upstream.Options) Options {
 	}
 	if t.InSession {
 		d.Session = t.Session
+		if t.guest != nil {
+			d.Guest = &t.guest.UID
+		}
 		d.Idle = 0 // a session's multiplexer lives as long as the session
 		d.Alive = func() bool {
 			_, err := session.Load(t.Session)

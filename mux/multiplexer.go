@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"os"
@@ -62,8 +63,12 @@ type Options struct {
 	Logger *slog.Logger
 	// Label says what the multiplexer serves, for status.
 	Label string
-	// Session is the id of the session it serves, if any.
+	// Session is the id of the session it serves, if any; every request of
+	// the verbs must name it.
 	Session string
+	// Guest is the uid of the other user the session's multiplexer also
+	// serves (the four verbs only), if any.
+	Guest *int
 	// IgnoreEnv are variables left out of the multiplexer's environment
 	// stamp: those that only say which multiplexer to run.
 	IgnoreEnv []string
@@ -146,7 +151,8 @@ func (d *Multiplexer) Serve(ctx context.Context, ln net.Listener) error {
 			}
 			break
 		}
-		if !samePeer(conn) {
+		guest, ok := d.admit(conn)
+		if !ok {
 			d.log.Warn("refused a client of another user")
 			conn.Close()
 			continue
@@ -154,12 +160,28 @@ func (d *Multiplexer) Serve(ctx context.Context, ln net.Listener) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			d.handle(ctx, conn)
+			d.handle(ctx, conn, guest)
 		}()
 	}
 	cancel()
 	wg.Wait()
 	return d.eng.Close()
+}
+
+// admit says whether the client on conn may talk to the multiplexer: the
+// user it runs as, or the session's guest, whom the kernel names. guest
+// says it is the guest.
+func (d *Multiplexer) admit(conn net.Conn) (guest, ok bool) {
+	uid, known := peerUID(conn)
+	switch {
+	case !known:
+		return false, false
+	case uid == os.Getuid():
+		return false, true
+	case d.opts.Guest != nil && uid == *d.opts.Guest:
+		return true, true
+	}
+	return false, false
 }
 
 // Stop makes Serve return.
@@ -271,7 +293,7 @@ func (d *Multiplexer) reload() *Config {
 }
 
 // handle serves one client connection: one request, then the response.
-func (d *Multiplexer) handle(ctx context.Context, conn net.Conn) {
+func (d *Multiplexer) handle(ctx context.Context, conn net.Conn, guest bool) {
 	defer conn.Close()
 	d.inFlight.Add(1)
 	defer func() {
@@ -306,14 +328,22 @@ func (d *Multiplexer) handle(ctx context.Context, conn net.Conn) {
 		write(&response{Connecting: server})
 		return func() { write(&response{Connected: server}) }
 	})
-	write(d.serve(ctx, &req))
+	write(d.serve(ctx, &req, guest))
 }
 
-func (d *Multiplexer) serve(ctx context.Context, req *request) *response {
+// verbOps are the requests of the four verbs: all a session's guest may
+// send, and each must name the session the multiplexer serves.
+var verbOps = map[string]bool{"catalog": true, "tools": true, "tool": true, "call": true, "invoke": true, "search": true, "bind": true}
+
+func (d *Multiplexer) serve(ctx context.Context, req *request, guest bool) *response {
 	d.mu.Lock()
 	cfg, loadErr := d.cfg, d.loadErr
 	d.mu.Unlock()
 	switch {
+	case guest && (!verbOps[req.Op] || req.Op == "bind"):
+		return &response{Error: encodeError(fmt.Errorf("%s is for the user who started the session", req.Op))}
+	case verbOps[req.Op] && req.Session != d.opts.Session:
+		return &response{Error: encodeError(&WrongSessionError{Session: req.Session})}
 	case req.Op == "status":
 		return &response{Status: d.status()}
 	case req.Op == "stop":

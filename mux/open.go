@@ -98,31 +98,28 @@ func IsGoRunPath(exe string) bool {
 	return filepath.Base(dir) == "exe" && strings.HasPrefix(filepath.Base(filepath.Dir(filepath.Dir(dir))), "go-build")
 }
 
-// sessionClient is a client of the session's own multiplexer, the one
-// session start started with its own environment. Inside a session the CLI
-// never starts a multiplexer and never connects directly, so nothing the
-// agent's shell sets (MCP_NO_MUX, XDG_RUNTIME_DIR, TMPDIR, the variables
-// that ${VAR} names) chooses which servers are reached, where requests go
-// or what credentials they carry. A session whose multiplexer is gone has
-// ended.
+// sessionClient is a client of the session's own multiplexer, on the
+// socket MCP_SESSION names, the one session start started with its own
+// environment. Inside a session the CLI never starts a multiplexer, never
+// connects directly and reads no file of the user who started the session
+// (it may run as another user), so nothing the agent's shell sets
+// (MCP_NO_MUX, XDG_RUNTIME_DIR, TMPDIR, the variables that ${VAR} names)
+// chooses which servers are reached, where requests go or what
+// credentials they carry. Every request names the session; a multiplexer
+// serving anything else refuses it. A session whose multiplexer is gone
+// has ended.
 func (t Target) sessionClient(ctx context.Context, o OpenOptions) (*Client, error) {
-	if !session.ValidID(t.Session) {
-		return nil, &session.NotFoundError{ID: fmt.Sprintf("%.20q", t.Session)}
+	if !session.ValidID(t.Session) || t.socket == "" {
+		return nil, &session.BadEnvError{Value: t.Session}
 	}
-	socket, err := t.Socket()
-	if err != nil {
-		return nil, err
-	}
-	c, err := Dial(ctx, socket)
+	c, err := Dial(ctx, t.socket)
 	if errors.Is(err, ErrNotRunning) {
-		if _, err := session.Load(t.Session); err != nil {
-			return nil, err
-		}
 		return nil, &SessionDownError{Session: t.Session}
 	}
 	if err != nil {
 		return nil, err
 	}
+	c.session = t.Session
 	c.connecting = o.Connecting
 	return c, nil
 }
@@ -134,7 +131,20 @@ type SessionDownError struct{ Session string }
 func (e *SessionDownError) ExitCode() int { return exit.Upstream }
 
 func (e *SessionDownError) Error() string {
-	return fmt.Sprintf("session %s has no multiplexer running: it cannot be used any more; start a new session outside it", e.Session)
+	return fmt.Sprintf("session %s has no multiplexer running: it has ended, or MCP_SESSION is not what session start printed", e.Session)
+}
+
+// WrongSessionError says the multiplexer MCP_SESSION names serves another
+// session, or none.
+type WrongSessionError struct{ Session string }
+
+func (e *WrongSessionError) ExitCode() int { return exit.Usage }
+
+func (e *WrongSessionError) Error() string {
+	if e.Session == "" {
+		return "this multiplexer serves a session: only the session's own processes may use it"
+	}
+	return fmt.Sprintf("the multiplexer that MCP_SESSION names does not serve session %s: MCP_SESSION is not what session start printed", e.Session)
 }
 
 // client is a client of t's multiplexer, started when none is running.
@@ -163,6 +173,7 @@ func (t Target) client(ctx context.Context, o OpenOptions) (*Client, error) {
 		return nil, err
 	}
 	c.connecting = o.Connecting
+	c.session = t.Session
 	if !t.InSession {
 		c.warn = o.Warn
 		c.env = StampEnv(selectorEnv...).Digest

@@ -50,7 +50,7 @@ func BindRequired(ctx context.Context, s *catalog.Surface, b Binder) (int, error
 // which checks them but keeps nothing warm. On failure the multiplexer is
 // stopped; the state is the caller's to remove.
 func StartSession(ctx context.Context, st *session.State, o OpenOptions) (int, error) {
-	t := SessionTarget(st.ID)
+	t := SessionTarget(st.ID, st.Socket)
 	var b Binder
 	if Supported {
 		c, err := t.client(ctx, o)
@@ -70,20 +70,37 @@ func StartSession(ctx context.Context, st *session.State, o OpenOptions) (int, e
 	}
 	n, err := BindRequired(ctx, st.Surface, b)
 	if err != nil {
-		_ = StopSession(ctx, st.ID)
+		_ = StopSession(ctx, st)
 	}
 	return n, err
 }
 
+// SessionSocket is where the multiplexer of a new session id will listen:
+// in the user's private directory, or for a session shared with another
+// user (Linux only) in a directory of its own that that user can reach.
+// Where no multiplexer runs it is "".
+func SessionSocket(id string, shared bool) (string, error) {
+	switch {
+	case shared:
+		return sharedSocket(id)
+	case !Supported:
+		return "", nil
+	}
+	return SocketPath(SessionTarget(id, "").Key())
+}
+
 // StopSession stops a session's multiplexer, if one runs, and waits until
-// it has closed every upstream connection and exited.
-func StopSession(ctx context.Context, id string) error {
-	if !Supported {
+// it has closed every upstream connection and exited. The directory made
+// for another user's session goes with it.
+func StopSession(ctx context.Context, st *session.State) error {
+	if !Supported || st.Socket == "" {
 		return nil
 	}
-	socket, err := SessionTarget(id).Socket()
-	if err != nil {
-		return nil
+	if err := Shutdown(ctx, st.Socket, 10*time.Second); err != nil {
+		return err
 	}
-	return Shutdown(ctx, socket, 10*time.Second)
+	if st.Guest != nil {
+		return removeSharedDir(st.Socket)
+	}
+	return nil
 }

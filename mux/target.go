@@ -19,8 +19,8 @@ import (
 )
 
 // The multiplexer is the mcp binary started as `mcp __mux`, with what to
-// serve in its environment: a session's id in MCP_SESSION, or a Target in
-// MCP_MUX_SPEC. It is not a verb: nobody types it, and inside a session it
+// serve in its environment: a session in MCP_SESSION (ID@SOCKET), or a
+// Target in MCP_MUX_SPEC. It is not a verb: nobody types it, and inside a session it
 // can only ever serve that session.
 const (
 	// Arg is the argument that makes the mcp binary the multiplexer.
@@ -44,14 +44,32 @@ type Target struct {
 	// one (an empty id inside a session is still a session, and fails).
 	Session   string `json:"-"`
 	InSession bool   `json:"-"`
+	// socket is where a session's multiplexer listens: recorded in its
+	// state at start, and named by MCP_SESSION inside it.
+	socket string
+	// guest, in a session's multiplexer, is the other user it also serves.
+	guest *session.Guest
 
 	Root  string `json:"root"`
 	User  bool   `json:"user,omitempty"`
 	Agent string `json:"agent,omitempty"`
 }
 
-// SessionTarget is the target of session id.
-func SessionTarget(id string) Target { return Target{Session: id, InSession: true} }
+// SessionTarget is the target of session id, whose multiplexer listens on
+// socket.
+func SessionTarget(id, socket string) Target {
+	return Target{Session: id, InSession: true, socket: socket}
+}
+
+// SessionEnvTarget is the target that MCP_SESSION's value v names; a value
+// that names no session is a *session.BadEnvError.
+func SessionEnvTarget(v string) (Target, error) {
+	id, socket, err := session.ParseEnv(v)
+	if err != nil {
+		return Target{}, err
+	}
+	return SessionTarget(id, socket), nil
+}
 
 // HostTarget is the target outside a session of the recipe at root (or the
 // user's configuration with user set) and agent ("" for the package
@@ -78,7 +96,15 @@ func (t Target) Key() string {
 }
 
 // Socket is where the target's multiplexer listens.
-func (t Target) Socket() (string, error) { return SocketPath(t.Key()) }
+func (t Target) Socket() (string, error) {
+	if t.InSession {
+		if t.socket == "" {
+			return "", errors.New("the session names no socket")
+		}
+		return t.socket, nil
+	}
+	return SocketPath(t.Key())
+}
 
 // exeStamp identifies this build of the binary.
 func exeStamp() string {
@@ -124,7 +150,7 @@ func (t Target) command() (*exec.Cmd, error) {
 		}
 	}
 	if t.InSession {
-		cmd.Env = append(cmd.Env, session.EnvVar+"="+t.Session)
+		cmd.Env = append(cmd.Env, session.EnvVar+"="+t.Session+"@"+t.socket)
 	} else {
 		b, _ := json.Marshal(t)
 		cmd.Env = append(cmd.Env, specEnv+"="+string(b))
@@ -135,10 +161,23 @@ func (t Target) command() (*exec.Cmd, error) {
 	return cmd, nil
 }
 
-// targetFromEnv is the target a multiplexer was started for.
+// targetFromEnv is the target a multiplexer was started for. A session's
+// multiplexer listens where the session's state says, and nowhere else.
 func targetFromEnv() (Target, error) {
-	if id, ok := os.LookupEnv(session.EnvVar); ok {
-		return SessionTarget(id), nil
+	if v, ok := os.LookupEnv(session.EnvVar); ok {
+		t, err := SessionEnvTarget(v)
+		if err != nil {
+			return Target{}, err
+		}
+		st, err := session.Load(t.Session)
+		if err != nil {
+			return Target{}, err
+		}
+		if st.Socket != t.socket {
+			return Target{}, fmt.Errorf("session %s listens on %s, not %s", st.ID, st.Socket, t.socket)
+		}
+		t.guest = st.Guest
+		return t, nil
 	}
 	var t Target
 	if err := json.Unmarshal([]byte(os.Getenv(specEnv)), &t); err != nil || t.Root == "" {

@@ -15,7 +15,7 @@ import (
 
 // wireVersion is the version of the socket protocol between the CLI and a
 // multiplexer; a client and a multiplexer that disagree do not talk.
-const wireVersion = 2
+const wireVersion = 3
 
 // request is one request on a multiplexer connection: one JSON object,
 // then the client only listens. Closing the connection cancels it. There
@@ -23,7 +23,8 @@ const wireVersion = 2
 // session, the client's environment, which the multiplexer must share.
 type request struct {
 	V       int             `json:"v"`
-	Env     string          `json:"env,omitempty"` // StampEnv digest; "" in a session
+	Env     string          `json:"env,omitempty"`     // StampEnv digest; "" in a session
+	Session string          `json:"session,omitempty"` // the session the client belongs to
 	Op      string          `json:"op"`
 	Server  string          `json:"server,omitempty"`
 	Tool    string          `json:"tool,omitempty"`
@@ -121,6 +122,7 @@ var wireKinds = []wireKind{
 	kind[auth.NoClientError]("no_client"),
 	kind[auth.NoOAuthError]("no_oauth"),
 	kind[session.NotFoundError]("no_session"),
+	kind[WrongSessionError]("wrong_session"),
 }
 
 // encodeError turns err into its wire form.

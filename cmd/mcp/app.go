@@ -79,7 +79,7 @@ func (a *app) locate() (root string, user bool, err error) {
 // recipe it is in (or the user's own configuration) and --agent.
 func (a *app) target() (mux.Target, error) {
 	if a.inSession() {
-		return mux.SessionTarget(a.sessionID), nil
+		return mux.SessionEnvTarget(a.sessionID)
 	}
 	root, user, err := a.locate()
 	if err != nil {

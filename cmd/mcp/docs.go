@@ -68,7 +68,7 @@ func (manCmd) Run(a *app, k *kong.Context) error {
 			"ad-hoc transports, URL selectors, config overrides and persistence flags with exit status 2.").
 		WithSection("Exit status", "0 ok; 1 the tool ran and reported an error; 2 usage error or refused; "+
 			"3 not available in this session; 4 upstream unavailable (start, connect, timeout); 5 invalid configuration.").
-		WithSection("Environment", "MCP_SESSION names the session this process belongs to (set by `mcp session start`).")
+		WithSection("Environment", "MCP_SESSION names the session this process belongs to and its multiplexer's socket, ID@SOCKET (set by `mcp session start`).")
 	_, err := fmt.Fprint(a.stdout, page.Build(roff.NewDocument()))
 	return err
 }

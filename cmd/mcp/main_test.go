@@ -38,6 +38,7 @@ func TestMain(m *testing.M) {
 			}
 		},
 		"fake-server": fakeServer,
+		"guest-probe": guestProbe,
 	})
 }
 

@@ -6,6 +6,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpsh/mcp/internal/session"
 	"github.com/mcpsh/mcp/mux"
 )
 
@@ -142,9 +145,14 @@ func (m *muxEnv) socket(agent string) string {
 	return m.socketOf(mux.Target{Root: m.root, Agent: agent}.Key())
 }
 
-// sessionSocket is where the multiplexer of session id listens.
-func (m *muxEnv) sessionSocket(id string) string {
-	return m.socketOf(mux.SessionTarget(id).Key())
+// sessionSocket is where the multiplexer of a session listens, from the
+// MCP_SESSION value session start printed.
+func (m *muxEnv) sessionSocket(env string) string {
+	_, socket, err := session.ParseEnv(env)
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	return socket
 }
 
 func (m *muxEnv) socketOf(key string) string {
@@ -227,4 +235,19 @@ func (m *muxEnv) startSession(agent string, env ...string) string {
 		m.t.Fatalf("mcp %v: exit %d, stdout %q, stderr %q", args, r.code, r.stdout, r.stderr)
 	}
 	return id
+}
+
+// guestProbe is the test binary run as guest-probe SOCKET REQUEST: it sends
+// one raw request to a multiplexer, as a program of the agent's own could,
+// and prints what comes back.
+func guestProbe() {
+	conn, err := net.DialTimeout("unix", os.Args[1], 5*time.Second)
+	if err != nil {
+		os.Stderr.WriteString("dial: " + err.Error() + "\n")
+		os.Exit(1)
+	}
+	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+	_, _ = conn.Write([]byte(os.Args[2] + "\n"))
+	_, _ = io.Copy(os.Stdout, conn)
+	os.Exit(0)
 }

@@ -229,8 +229,8 @@ func TestMuxSessions(t *testing.T) {
 	if r := m.run(in(sleeper), "call", "fake.getenv", "name=FAKE_EVENTS"); r.code != 0 {
 		t.Errorf("the other session after a stop: exit %d, %q", r.code, r.stderr)
 	}
-	if r := m.run(in(narrow), "list"); r.code != exit.Usage {
-		t.Errorf("a stopped session: exit %d, want %d (%q)", r.code, exit.Usage, r.stderr)
+	if r := m.run(in(narrow), "list"); r.code != exit.Upstream || !strings.Contains(r.stderr, "has no multiplexer running") {
+		t.Errorf("a stopped session: exit %d, want %d (%q)", r.code, exit.Upstream, r.stderr)
 	}
 	if r := m.run(nil, "session", "stop", sleeper); r.code != 0 {
 		t.Errorf("session stop: exit %d, %q", r.code, r.stderr)
@@ -276,10 +276,11 @@ func TestMuxInheritsNoDescriptors(t *testing.T) {
 // intersected with it again), and one that others may read is refused.
 func TestSessionStateCannotWiden(t *testing.T) {
 	m := newMuxEnv(t)
-	id := m.startSession("")
-	defer m.run(nil, "session", "stop", id)
-	in := []string{"MCP_SESSION=" + id}
-	sock := m.sessionSocket(id)
+	env := m.startSession("")
+	defer m.run(nil, "session", "stop", env)
+	in := []string{"MCP_SESSION=" + env}
+	sock := m.sessionSocket(env)
+	id, _, _ := strings.Cut(env, "@")
 	state := filepath.Join(m.envValue("XDG_CACHE_HOME"), "mcp", "sessions", id+".json")
 	writeFile(t, state, fmt.Sprintf(`{"id": %q, "root": %q, "started": "2026-01-01T00:00:00Z",
   "surface": {"mode": "cli", "servers": [{"id": "other", "all": true}]}}`, id, m.root))
@@ -309,8 +310,9 @@ func TestSessionStateCannotWiden(t *testing.T) {
 
 // Nothing the agent's shell sets moves a session: MCP_NO_MUX does not make
 // it connect directly with the agent's own ${VAR}s, and another
-// XDG_RUNTIME_DIR does not start a multiplexer from the agent's
-// environment; the session's calls go to its own multiplexer or fail.
+// XDG_RUNTIME_DIR or TMPDIR does not start a multiplexer from the agent's
+// environment; the session's calls go to its own multiplexer, the one
+// MCP_SESSION names.
 func TestSessionIgnoresAgentEnvironment(t *testing.T) {
 	m := newMuxEnv(t)
 	id := m.startSession("")
@@ -320,8 +322,36 @@ func TestSessionIgnoresAgentEnvironment(t *testing.T) {
 	if r := m.run(agent, "call", "fake.getenv", "name=FAKE_EVENTS"); r.code != 0 || strings.TrimSpace(r.stdout) != m.events {
 		t.Errorf("MCP_NO_MUX with the agent's FAKE_EVENTS: exit %d, stdout %q (want %s), stderr %q", r.code, r.stdout, m.events, r.stderr)
 	}
-	moved := append(slices.Clone(in), "XDG_RUNTIME_DIR="+t.TempDir())
-	if r := m.run(moved, "call", "fake.echo", "message=hi"); r.code != exit.Upstream || !strings.Contains(r.stderr, "has no multiplexer running") {
-		t.Errorf("another XDG_RUNTIME_DIR: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	before := m.status(m.sessionSocket(id)).Requests
+	moved := append(slices.Clone(in), "XDG_RUNTIME_DIR="+t.TempDir(), "TMPDIR="+t.TempDir(), "FAKE_EVENTS=/agent/chose/this")
+	if r := m.run(moved, "call", "fake.getenv", "name=FAKE_EVENTS"); r.code != 0 || strings.TrimSpace(r.stdout) != m.events {
+		t.Errorf("another XDG_RUNTIME_DIR and TMPDIR: exit %d, stdout %q (want %s), stderr %q", r.code, r.stdout, m.events, r.stderr)
+	}
+	if after := m.status(m.sessionSocket(id)).Requests; after <= before {
+		t.Errorf("the call did not go to the session's multiplexer (%d requests before, %d after)", before, after)
+	}
+}
+
+// MCP_SESSION names the session's multiplexer, and every request names the
+// session: pointed at the host's own multiplexer (which serves the whole
+// package) or at another session's, the CLI is refused there and tries
+// nothing else.
+func TestSessionEnvNamesItsMultiplexer(t *testing.T) {
+	m := newMuxEnv(t)
+	m.must("call", "fake.echo", "message=hi") // the host's multiplexer runs
+	narrow := m.startSession("narrow")
+	defer m.run(nil, "session", "stop", narrow)
+	sleeper := m.startSession("sleeper")
+	defer m.run(nil, "session", "stop", sleeper)
+	id, _, _ := strings.Cut(narrow, "@")
+	for name, socket := range map[string]string{"the host's": m.socket(""), "another session's": m.sessionSocket(sleeper)} {
+		env := []string{"MCP_SESSION=" + id + "@" + socket}
+		r := m.run(env, "call", "fake.getenv", "name=HOME")
+		if r.code != exit.Usage || !strings.Contains(r.stderr, "does not serve session "+id) {
+			t.Errorf("MCP_SESSION naming %s multiplexer: exit %d, stdout %q, stderr %q", name, r.code, r.stdout, r.stderr)
+		}
+	}
+	if r := m.run([]string{"MCP_SESSION=" + narrow}, "call", "fake.echo", "message=hi"); r.code != 0 || r.stdout != "hi\n" {
+		t.Errorf("the session's own multiplexer: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 }

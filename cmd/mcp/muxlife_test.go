@@ -232,7 +232,8 @@ func TestMuxDaemonCommand(t *testing.T) {
 	m.must("call", "fake.echo", "message=hi")
 	m.must("--agent", "narrow", "call", "fake.echo", "message=hi")
 	r := m.run(nil, "session", "start", "--agent", "sleeper")
-	id, _ := strings.CutPrefix(strings.TrimSpace(r.stdout), "export MCP_SESSION=")
+	env, _ := strings.CutPrefix(strings.TrimSpace(r.stdout), "export MCP_SESSION=")
+	id, _, _ := strings.Cut(env, "@")
 	out := m.must("daemon", "status")
 	for _, want := range []string{"recipe " + m.root + "  (", "recipe " + m.root + ", agent narrow", "session " + id, "  fake  connected, "} {
 		if !strings.Contains(out, want) {
@@ -248,11 +249,11 @@ func TestMuxDaemonCommand(t *testing.T) {
 	if r := m.run(nil, "daemon", "stop", "--all"); r.code != 0 || !strings.Contains(r.stderr, "stopped 1 multiplexer") {
 		t.Fatalf("stop --all: exit %d, %q", r.code, r.stderr)
 	}
-	sock := m.sessionSocket(id)
+	sock := m.sessionSocket(env)
 	if !mux.Running(sock) {
 		t.Error("stop --all ended a session's multiplexer")
 	}
-	if r := m.run([]string{"MCP_SESSION=" + id}, "daemon", "status"); r.code != exit.Usage {
+	if r := m.run([]string{"MCP_SESSION=" + env}, "daemon", "status"); r.code != exit.Usage {
 		t.Errorf("daemon in a session: exit %d, want %d", r.code, exit.Usage)
 	}
 	m.run(nil, "session", "stop", id)

@@ -2,6 +2,11 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"os/user"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mcpsh/mcp/internal/session"
@@ -9,14 +14,20 @@ import (
 )
 
 type sessionCmd struct {
-	Start sessionStartCmd `cmd:"" help:"Fix an agent's surface, bind its required servers and print export MCP_SESSION=ID.\n\n  eval \"$(mcp session start --agent support)\""`
+	Start sessionStartCmd `cmd:"" help:"Fix an agent's surface, bind its required servers and print export MCP_SESSION=ID@SOCKET.\n\n  eval \"$(mcp session start --agent support)\""`
 	Stop  sessionStopCmd  `cmd:"" help:"End a session.\n\n  mcp session stop 3f9c…"`
 	List  sessionListCmd  `cmd:"" help:"List running sessions."`
 }
 
-type sessionStartCmd struct{}
+type sessionStartCmd struct {
+	User string `help:"Let an agent running as this other local user (name or uid) use the session (Linux): its socket accepts that user and you, nobody else." placeholder:"USER"`
+}
 
 func (c *sessionStartCmd) Run(a *app) error {
+	guest, err := lookupGuest(c.User)
+	if err != nil {
+		return err
+	}
 	t, cfg, err := a.config()
 	if err != nil {
 		return err
@@ -24,8 +35,12 @@ func (c *sessionStartCmd) Run(a *app) error {
 	s := cfg.Surface
 	ctx, cancel := a.context()
 	defer cancel()
-	st := &session.State{ID: session.NewID(), Root: t.Root, User: t.User, Agent: a.agent, Surface: s, Started: time.Now().UTC()}
+	st := &session.State{ID: session.NewID(), Root: t.Root, User: t.User, Agent: a.agent, Surface: s, Started: time.Now().UTC(), Guest: guest}
+	if st.Socket, err = mux.SessionSocket(st.ID, guest != nil); err != nil {
+		return fmt.Errorf("making the session's socket directory: %w", err)
+	}
 	if err := session.Save(st); err != nil {
+		_ = mux.StopSession(ctx, st)
 		return fmt.Errorf("saving session state: %w", err)
 	}
 	// The session's multiplexer binds every required server; on failure
@@ -36,35 +51,68 @@ func (c *sessionStartCmd) Run(a *app) error {
 		return err
 	}
 	if a.globals.JSON {
-		return a.writeJSON(map[string]any{"id": st.ID, "agent": st.Agent, "mode": s.Mode, "env": map[string]string{session.EnvVar: st.ID}})
+		out := map[string]any{"id": st.ID, "agent": st.Agent, "mode": s.Mode, "socket": st.Socket, "env": map[string]string{session.EnvVar: st.Env()}}
+		if guest != nil {
+			out["user"] = guest.Name
+		}
+		return a.writeJSON(out)
 	}
-	fmt.Fprintf(a.stdout, "export %s=%s\n", session.EnvVar, st.ID)
+	fmt.Fprintf(a.stdout, "export %s=%s\n", session.EnvVar, shellQuote(st.Env()))
 	who := "the package boundary"
 	if a.agent != "" {
 		who = "agent " + a.agent
 	}
 	fmt.Fprintf(a.stderr, "mcp: session %s started for %s (mode %s, %d %s, %d required %s bound)\n",
 		st.ID, who, s.Mode, len(s.Servers), plural(len(s.Servers), "server", "servers"), tools, plural(tools, "tool", "tools"))
+	if guest != nil {
+		fmt.Fprintf(a.stderr, "mcp: user %s needs only %s=%s in its environment; nobody else may use the socket\n", guest.Name, session.EnvVar, shellQuote(st.Env()))
+		fmt.Fprintf(a.stderr, "mcp: in a container running as uid %d: mount %s and set %s=%s@MOUNT/%s\n",
+			guest.UID, shellQuote(filepath.Dir(st.Socket)), session.EnvVar, st.ID, filepath.Base(st.Socket))
+	}
 	return nil
 }
 
+// lookupGuest finds the other local user a session is for: a name or a
+// uid, not the user running mcp.
+func lookupGuest(name string) (*session.Guest, error) {
+	if name == "" {
+		return nil, nil
+	}
+	u, err := user.Lookup(name)
+	if err != nil {
+		if u, err = user.LookupId(name); err != nil {
+			return nil, &usageError{msg: fmt.Sprintf("--user %.40q: no such local user", name)}
+		}
+	}
+	uid, err := strconv.Atoi(u.Uid)
+	if err != nil {
+		return nil, &usageError{msg: fmt.Sprintf("--user %.40q: uid %q is not a number", name, u.Uid)}
+	}
+	if uid == os.Getuid() {
+		return nil, &usageError{msg: fmt.Sprintf("--user %s: that is you; a session is yours without --user", u.Username)}
+	}
+	return &session.Guest{Name: u.Username, UID: uid}, nil
+}
+
 type sessionStopCmd struct {
-	ID string `arg:"" help:"The session id that session start printed."`
+	ID string `arg:"" help:"The session id that session start printed (or the whole MCP_SESSION value)."`
 }
 
 func (c *sessionStopCmd) Run(a *app) error {
-	if _, err := session.Load(c.ID); err != nil {
+	id, _, _ := strings.Cut(c.ID, "@")
+	st, err := session.Load(id)
+	if err != nil {
 		return err
 	}
 	ctx, cancel := a.context()
 	defer cancel()
-	if err := mux.StopSession(ctx, c.ID); err != nil {
+	if err := mux.StopSession(ctx, st); err != nil {
 		return err
 	}
-	if err := session.Remove(c.ID); err != nil {
+	if err := session.Remove(st.ID); err != nil {
 		return err
 	}
-	fmt.Fprintf(a.stderr, "mcp: session %s stopped\n", c.ID)
+	fmt.Fprintf(a.stderr, "mcp: session %s stopped\n", st.ID)
 	return nil
 }
 
@@ -79,13 +127,19 @@ func (c *sessionListCmd) Run(a *app) error {
 		type row struct {
 			ID      string    `json:"id"`
 			Agent   string    `json:"agent,omitempty"`
+			User    string    `json:"user,omitempty"`
 			Root    string    `json:"root"`
 			Mode    string    `json:"mode"`
 			Started time.Time `json:"started"`
+			Env     string    `json:"env"`
 		}
 		rows := []row{}
 		for _, st := range list {
-			rows = append(rows, row{st.ID, st.Agent, st.Root, string(st.Surface.Mode), st.Started})
+			r := row{ID: st.ID, Agent: st.Agent, Root: st.Root, Mode: string(st.Surface.Mode), Started: st.Started, Env: st.Env()}
+			if st.Guest != nil {
+				r.User = st.Guest.Name
+			}
+			rows = append(rows, r)
 		}
 		return a.writeJSON(rows)
 	}
@@ -94,7 +148,22 @@ func (c *sessionListCmd) Run(a *app) error {
 		if agent == "" {
 			agent = "(package boundary)"
 		}
+		if st.Guest != nil {
+			agent += " for user " + st.Guest.Name
+		}
 		fmt.Fprintf(a.stdout, "%s  %s  %s  %s\n", st.ID, agent, st.Root, st.Started.Local().Format(time.DateTime))
 	}
 	return nil
+}
+
+// shellQuote quotes s for a POSIX shell when it holds anything but the
+// characters a path or session value usually has.
+func shellQuote(s string) string {
+	safe := s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("@%+=:,./_-", r))
+	}) < 0
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/mcpsh/mcp/catalog"
@@ -25,8 +26,9 @@ import (
 	"github.com/mcpsh/mcp/internal/privdir"
 )
 
-// EnvVar marks a process as being inside a session: its value is the
-// session's id.
+// EnvVar marks a process as being inside a session. Its value names the
+// session and its multiplexer, ID@SOCKET (Env), which is all a process in
+// the session needs: it never reads the state of the user who started it.
 const EnvVar = "MCP_SESSION"
 
 // State is what a session was started with.
@@ -37,6 +39,47 @@ type State struct {
 	Agent   string           `json:"agent,omitempty"` // "" for the package boundary
 	Surface *catalog.Surface `json:"surface"`
 	Started time.Time        `json:"started"`
+	// Socket is where the session's multiplexer listens ("" where no
+	// multiplexer runs).
+	Socket string `json:"socket"`
+	// Guest is the other local user whose agent may use the session, if any.
+	Guest *Guest `json:"guest,omitempty"`
+}
+
+// Guest is a local user other than the one who started a session, allowed
+// to use it: the session's socket accepts that user and the host, nobody
+// else.
+type Guest struct {
+	Name string `json:"name"`
+	UID  int    `json:"uid"`
+}
+
+// Env is the value of MCP_SESSION for the session: ID@SOCKET.
+func (st *State) Env() string { return st.ID + "@" + st.Socket }
+
+// ParseEnv reads a value of MCP_SESSION: the session's id and the socket
+// of its multiplexer. Anything else is a *BadEnvError.
+func ParseEnv(v string) (id, socket string, err error) {
+	id, socket, ok := strings.Cut(v, "@")
+	if !ok || !ValidID(id) || !socketPath(socket) {
+		return "", "", &BadEnvError{Value: v}
+	}
+	return id, socket, nil
+}
+
+// socketPath says whether p may be a session's socket: a clean absolute
+// path, or "" where no multiplexer runs.
+func socketPath(p string) bool {
+	return p == "" || filepath.IsAbs(p) && filepath.Clean(p) == p && !strings.ContainsRune(p, 0)
+}
+
+// BadEnvError says MCP_SESSION holds something session start never prints.
+type BadEnvError struct{ Value string }
+
+func (e *BadEnvError) ExitCode() int { return exit.Usage }
+
+func (e *BadEnvError) Error() string {
+	return fmt.Sprintf("MCP_SESSION=%.40q does not name a session: it must be the ID@SOCKET that session start printed", e.Value)
 }
 
 // NotFoundError says there is no state for a session id.
@@ -113,7 +156,7 @@ func Load(id string) (*State, error) {
 		return nil, err
 	}
 	var st State
-	if err := json.Unmarshal(data, &st); err != nil || st.Surface == nil || st.ID != id {
+	if err := json.Unmarshal(data, &st); err != nil || st.Surface == nil || st.ID != id || !socketPath(st.Socket) {
 		return nil, fmt.Errorf("session %s: state file is damaged", id)
 	}
 	return &st, nil
