@@ -355,3 +355,36 @@ func TestSessionEnvNamesItsMultiplexer(t *testing.T) {
 		t.Errorf("the session's own multiplexer: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 }
+
+// A session's multiplexer killed with SIGKILL is not replaced from inside
+// the session: no multiplexer is started from the agent's environment and
+// nothing connects directly, even with MCP_NO_MUX; the session has ended.
+func TestSessionMuxKilledStaysDown(t *testing.T) {
+	m := newMuxEnv(t)
+	env := m.startSession("")
+	defer m.run(nil, "session", "stop", env)
+	in := []string{"MCP_SESSION=" + env}
+	if r := m.run(in, "call", "fake.echo", "message=one"); r.code != 0 {
+		t.Fatalf("first call: exit %d, %q", r.code, r.stderr)
+	}
+	sock := m.sessionSocket(env)
+	if err := syscall.Kill(m.status(sock).PID, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	if !mux.WaitGone(sock, 5*time.Second) {
+		t.Fatal("the killed multiplexer still holds its lock")
+	}
+	before := len(m.eventLines("pid"))
+	for _, extra := range [][]string{nil, {"MCP_NO_MUX=1"}} {
+		r := m.run(append(slices.Clone(in), extra...), "call", "fake.echo", "message=two")
+		if r.code != exit.Upstream || !strings.Contains(r.stderr, "has no multiplexer running") {
+			t.Errorf("after the kill %v: exit %d, stdout %q, stderr %q", extra, r.code, r.stdout, r.stderr)
+		}
+	}
+	if mux.Running(sock) {
+		t.Error("a multiplexer was started from inside the session")
+	}
+	if after := len(m.eventLines("pid")); after != before {
+		t.Errorf("a server was started from inside the session (%d starts before, %d after)", before, after)
+	}
+}
