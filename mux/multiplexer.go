@@ -83,6 +83,9 @@ type Status struct {
 	Requests int64          `json:"requests"`
 	Reloads  int64          `json:"reloads"`
 	Servers  []ServerStatus `json:"servers"`
+	// LastRequest is when the last request other than status ended (or
+	// the multiplexer started).
+	LastRequest time.Time `json:"lastRequest"`
 }
 
 // Multiplexer is a running multiplexer: one engine shared by every client of
@@ -296,13 +299,16 @@ func (d *Multiplexer) reload() *Config {
 func (d *Multiplexer) handle(ctx context.Context, conn net.Conn, guest bool) {
 	defer conn.Close()
 	d.inFlight.Add(1)
+	var req request
 	defer func() {
-		d.lastReq.Store(time.Now().UnixNano())
+		// Asking how long it has been idle does not end the idleness.
+		if req.Op != "status" {
+			d.lastReq.Store(time.Now().UnixNano())
+		}
 		d.inFlight.Add(-1)
 	}()
 	d.requests.Add(1)
 	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
-	var req request
 	if err := json.NewDecoder(conn).Decode(&req); err != nil {
 		return
 	}
@@ -453,5 +459,7 @@ func (d *Multiplexer) status() *Status {
 		Requests: d.requests.Load(),
 		Reloads:  d.reloads.Load(),
 		Servers:  d.eng.Status(),
+
+		LastRequest: time.Unix(0, d.lastReq.Load()).UTC(),
 	}
 }

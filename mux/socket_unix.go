@@ -64,18 +64,12 @@ const keyLen = 20
 
 // Listen takes the socket's lock, removes a socket left by a multiplexer
 // that died, and listens (the socket is 0600). The returned release
-// removes the socket and drops the lock. ErrBusy means another
-// multiplexer holds the lock.
+// removes the socket, its lock file and its log, and drops the lock, so
+// that nothing is left behind a multiplexer that ended. ErrBusy means
+// another multiplexer holds the lock.
 func Listen(socket string) (net.Listener, func(), error) {
-	lock, err := os.OpenFile(socket+".lock", os.O_RDWR|os.O_CREATE, 0o600)
+	lock, err := takeLock(socket + ".lock")
 	if err != nil {
-		return nil, nil, err
-	}
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		lock.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, nil, ErrBusy
-		}
 		return nil, nil, err
 	}
 	_ = lock.Truncate(0)
@@ -96,9 +90,68 @@ func Listen(socket string) (net.Listener, func(), error) {
 	ln.(*net.UnixListener).SetUnlinkOnClose(false)
 	release := func() {
 		_ = os.Remove(socket)
+		_ = os.Remove(socket + ".log")
+		// Removed while still held: whoever opened this file before it
+		// went sees, once it has the lock, that the path names another
+		// file or none, and tries again (takeLock).
+		_ = os.Remove(lock.Name())
 		lock.Close()
 	}
 	return ln, release, nil
+}
+
+// takeLock opens and locks the lock file at path. A lock file is removed
+// by its holder when its multiplexer ends (or by sweep when one died), so
+// a lock taken on a file that is no longer at path is let go and taken
+// again on the file that is.
+func takeLock(path string) (*os.File, error) {
+	for range 10 {
+		lock, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+		if err != nil {
+			return nil, err
+		}
+		if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+			lock.Close()
+			if errors.Is(err, syscall.EWOULDBLOCK) {
+				return nil, ErrBusy
+			}
+			return nil, err
+		}
+		held, err1 := lock.Stat()
+		now, err2 := os.Stat(path)
+		if err1 == nil && err2 == nil && os.SameFile(held, now) {
+			return lock, nil
+		}
+		lock.Close()
+	}
+	return nil, ErrBusy
+}
+
+// sweep removes what multiplexers that died left in dir: a lock file no
+// one holds, with no socket beside it, and that multiplexer's log. Files
+// touched in the last few seconds may be a multiplexer's that is starting,
+// and are left alone.
+func sweep(dir string) {
+	locks, _ := filepath.Glob(filepath.Join(dir, "*.sock.lock"))
+	for _, path := range locks {
+		socket := strings.TrimSuffix(path, ".lock")
+		if _, err := os.Lstat(socket); err == nil || recent(path) || recent(socket+".log") {
+			continue
+		}
+		lock, err := os.OpenFile(path, os.O_RDWR, 0)
+		if err != nil {
+			continue
+		}
+		if syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+			if held, err := lock.Stat(); err == nil {
+				if now, err := os.Stat(path); err == nil && os.SameFile(held, now) {
+					_ = os.Remove(socket + ".log")
+					_ = os.Remove(path)
+				}
+			}
+		}
+		lock.Close()
+	}
 }
 
 // Running reports whether a multiplexer holds the socket's lock.
@@ -125,4 +178,10 @@ func WaitGone(socket string, timeout time.Duration) bool {
 		time.Sleep(10 * time.Millisecond)
 	}
 	return true
+}
+
+// recent says whether the file at path was modified in the last 10 seconds.
+func recent(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && time.Since(st.ModTime()) < 10*time.Second
 }

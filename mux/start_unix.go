@@ -43,6 +43,7 @@ func Ensure(ctx context.Context, socket string, mk func() (*exec.Cmd, error)) (*
 	if err == nil || !errors.Is(err, ErrNotRunning) {
 		return c, err
 	}
+	sweep(filepath.Dir(socket))
 	cmd, err := mk()
 	if err != nil {
 		return nil, &StartError{Reason: err.Error()}
@@ -217,6 +218,7 @@ func List(ctx context.Context) ([]Instance, error) {
 	if err != nil {
 		return nil, err
 	}
+	sweep(dir)
 	locks, _ := filepath.Glob(filepath.Join(dir, "*.sock.lock"))
 	sort.Strings(locks)
 	var out []Instance

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -246,4 +248,19 @@ func fakeServer() {
 	if err != nil {
 		os.Exit(1)
 	}
+}
+
+// guestProbe is the test binary run as guest-probe SOCKET REQUEST: it sends
+// one raw request to a multiplexer, as a program of the agent's own could,
+// and prints what comes back.
+func guestProbe() {
+	conn, err := net.DialTimeout("unix", os.Args[1], 5*time.Second)
+	if err != nil {
+		os.Stderr.WriteString("dial: " + err.Error() + "\n")
+		os.Exit(1)
+	}
+	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+	_, _ = conn.Write([]byte(os.Args[2] + "\n"))
+	_, _ = io.Copy(os.Stdout, conn)
+	os.Exit(0)
 }

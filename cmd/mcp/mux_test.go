@@ -6,8 +6,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -235,19 +233,4 @@ func (m *muxEnv) startSession(agent string, env ...string) string {
 		m.t.Fatalf("mcp %v: exit %d, stdout %q, stderr %q", args, r.code, r.stdout, r.stderr)
 	}
 	return id
-}
-
-// guestProbe is the test binary run as guest-probe SOCKET REQUEST: it sends
-// one raw request to a multiplexer, as a program of the agent's own could,
-// and prints what comes back.
-func guestProbe() {
-	conn, err := net.DialTimeout("unix", os.Args[1], 5*time.Second)
-	if err != nil {
-		os.Stderr.WriteString("dial: " + err.Error() + "\n")
-		os.Exit(1)
-	}
-	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
-	_, _ = conn.Write([]byte(os.Args[2] + "\n"))
-	_, _ = io.Copy(os.Stdout, conn)
-	os.Exit(0)
 }

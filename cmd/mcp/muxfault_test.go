@@ -387,4 +387,7 @@ func TestSessionMuxKilledStaysDown(t *testing.T) {
 	if after := len(m.eventLines("pid")); after != before {
 		t.Errorf("a server was started from inside the session (%d starts before, %d after)", before, after)
 	}
+	if out := m.must("session", "list"); !strings.Contains(out, "ended: its multiplexer is gone") {
+		t.Errorf("session list does not show the session as ended:\n%s", out)
+	}
 }

@@ -116,8 +116,63 @@ func TestMuxIdle(t *testing.T) {
 	if !mux.WaitGone(sock, 10*time.Second) {
 		t.Fatal("the idle multiplexer did not exit")
 	}
-	if _, err := os.Stat(sock); !os.IsNotExist(err) {
-		t.Errorf("the idle multiplexer left its socket: %v", err)
+	for _, f := range []string{sock, sock + ".lock", sock + ".log"} {
+		if _, err := os.Stat(f); !os.IsNotExist(err) {
+			t.Errorf("the idle multiplexer left %s: %v", filepath.Base(f), err)
+		}
+	}
+}
+
+// A session's multiplexer lives as long as the session, but its servers
+// close when unused, as they do outside sessions, and come back on use.
+func TestSessionServersCloseWhenIdle(t *testing.T) {
+	m := newMuxEnv(t)
+	env := m.startSession("", "MCP_UPSTREAM_IDLE=300ms")
+	defer m.run(nil, "session", "stop", env)
+	in := []string{"MCP_SESSION=" + env}
+	if r := m.run(in, "call", "fake.echo", "message=hi"); r.code != 0 {
+		t.Fatalf("call: exit %d, %q", r.code, r.stderr)
+	}
+	sock := m.sessionSocket(env)
+	if !eventually(10*time.Second, func() bool { return len(m.status(sock).Servers) == 0 }) {
+		t.Fatalf("the session's idle server was not closed: %+v", m.status(sock).Servers)
+	}
+	if r := m.run(in, "call", "fake.echo", "message=again"); r.code != 0 || r.stdout != "again\n" {
+		t.Errorf("call after the server closed: exit %d, %q, %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+// What a multiplexer that died leaves (a lock no one holds, its log, no
+// socket) is swept when mcp next looks at the multiplexers; a running
+// multiplexer's files and a dead one's that are too fresh to be sure of
+// stay.
+func TestMuxSweepsWhatTheDeadLeft(t *testing.T) {
+	m := newMuxEnv(t)
+	m.must("call", "fake.echo", "message=hi")
+	live := m.socket("")
+	dir := filepath.Dir(live)
+	dead, fresh := filepath.Join(dir, "0123456789abcdef0123.sock"), filepath.Join(dir, "fedcba9876543210fedc.sock")
+	old := time.Now().Add(-time.Hour)
+	for _, base := range []string{dead, fresh} {
+		for _, f := range []string{base + ".lock", base + ".log"} {
+			writeFile(t, f, "4242\n")
+			if base == dead {
+				if err := os.Chtimes(f, old, old); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	m.must("daemon", "status")
+	for _, f := range []string{dead + ".lock", dead + ".log"} {
+		if _, err := os.Stat(f); !os.IsNotExist(err) {
+			t.Errorf("%s of a dead multiplexer is left: %v", filepath.Base(f), err)
+		}
+	}
+	for _, f := range []string{fresh + ".lock", fresh + ".log", live, live + ".lock", live + ".log"} {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("%s was swept: %v", filepath.Base(f), err)
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/user"
@@ -95,63 +96,100 @@ func lookupGuest(name string) (*session.Guest, error) {
 }
 
 type sessionStopCmd struct {
-	ID string `arg:"" help:"The session id that session start printed (or the whole MCP_SESSION value)."`
+	ID  string `arg:"" optional:"" help:"The session id that session start printed (or the whole MCP_SESSION value)."`
+	All bool   `help:"Stop every session of yours."`
 }
 
 func (c *sessionStopCmd) Run(a *app) error {
-	id, _, _ := strings.Cut(c.ID, "@")
-	st, err := session.Load(id)
-	if err != nil {
-		return err
+	var list []*session.State
+	switch {
+	case c.All == (c.ID != ""):
+		return &usageError{msg: "session stop takes a session id or --all", hint: "`mcp session list` shows the sessions"}
+	case c.All:
+		var err error
+		if list, err = session.List(); err != nil {
+			return err
+		}
+	default:
+		id, _, _ := strings.Cut(c.ID, "@")
+		st, err := session.Load(id)
+		if err != nil {
+			return err
+		}
+		list = []*session.State{st}
 	}
 	ctx, cancel := a.context()
 	defer cancel()
-	if err := mux.StopSession(ctx, st); err != nil {
-		return err
+	for _, st := range list {
+		if err := mux.StopSession(ctx, st); err != nil {
+			return err
+		}
+		if err := session.Remove(st.ID); err != nil {
+			return err
+		}
+		fmt.Fprintf(a.stderr, "mcp: session %s stopped\n", st.ID)
 	}
-	if err := session.Remove(st.ID); err != nil {
-		return err
+	if c.All && len(list) == 0 {
+		fmt.Fprintln(a.stderr, "mcp: no session is running")
 	}
-	fmt.Fprintf(a.stderr, "mcp: session %s stopped\n", st.ID)
 	return nil
 }
 
 type sessionListCmd struct{}
+
+// sessionRow is one session as session list shows it.
+type sessionRow struct {
+	ID      string    `json:"id"`
+	Agent   string    `json:"agent,omitempty"`
+	User    string    `json:"user,omitempty"`
+	Root    string    `json:"root"`
+	Mode    string    `json:"mode"`
+	Started time.Time `json:"started"`
+	Env     string    `json:"env"`
+	// Running says its multiplexer answers; Idle is then how long since
+	// its last request, in seconds.
+	Running bool    `json:"running"`
+	Idle    float64 `json:"idleSeconds,omitempty"`
+}
 
 func (c *sessionListCmd) Run(a *app) error {
 	list, err := session.List()
 	if err != nil {
 		return err
 	}
+	ctx, cancel := a.context()
+	defer cancel()
+	rows := []sessionRow{}
+	for _, st := range list {
+		r := sessionRow{ID: st.ID, Agent: st.Agent, Root: st.Root, Mode: string(st.Surface.Mode), Started: st.Started, Env: st.Env()}
+		if st.Guest != nil {
+			r.User = st.Guest.Name
+		}
+		if status, err := statusOf(ctx, st.Socket); err == nil {
+			r.Running, r.Idle = true, time.Since(status.LastRequest).Round(time.Second).Seconds()
+		}
+		rows = append(rows, r)
+	}
 	if a.globals.JSON {
-		type row struct {
-			ID      string    `json:"id"`
-			Agent   string    `json:"agent,omitempty"`
-			User    string    `json:"user,omitempty"`
-			Root    string    `json:"root"`
-			Mode    string    `json:"mode"`
-			Started time.Time `json:"started"`
-			Env     string    `json:"env"`
-		}
-		rows := []row{}
-		for _, st := range list {
-			r := row{ID: st.ID, Agent: st.Agent, Root: st.Root, Mode: string(st.Surface.Mode), Started: st.Started, Env: st.Env()}
-			if st.Guest != nil {
-				r.User = st.Guest.Name
-			}
-			rows = append(rows, r)
-		}
 		return a.writeJSON(rows)
 	}
-	for _, st := range list {
-		agent := st.Agent
-		if agent == "" {
-			agent = "(package boundary)"
+	if len(rows) == 0 {
+		dir, _ := session.Dir()
+		fmt.Fprintf(a.stderr, "mcp: no session is running (no session state in %s)\n", dir)
+	}
+	for _, r := range rows {
+		agent := "agent " + r.Agent
+		if r.Agent == "" {
+			agent = "the package boundary"
 		}
-		if st.Guest != nil {
-			agent += " for user " + st.Guest.Name
+		if r.User != "" {
+			agent += " for user " + r.User
 		}
-		fmt.Fprintf(a.stdout, "%s  %s  %s  %s\n", st.ID, agent, st.Root, st.Started.Local().Format(time.DateTime))
+		state := "ended: its multiplexer is gone"
+		if r.Running {
+			state = "idle " + (time.Duration(r.Idle) * time.Second).String()
+		}
+		fmt.Fprintf(a.stdout, "%s  %s  %s  started %s  %s\n", r.ID, agent, r.Root, r.Started.Local().Format(time.DateTime), state)
 	}
 	return nil
 }
@@ -166,4 +204,12 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// statusOf asks a session's multiplexer how it is, if it has one.
+func statusOf(ctx context.Context, socket string) (*mux.Status, error) {
+	if socket == "" || !mux.Running(socket) {
+		return nil, mux.ErrNotRunning
+	}
+	return mux.StatusOf(ctx, socket)
 }
