@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -127,17 +126,7 @@ func (g *guestEnv) as(u *localUser, env []string, argv ...string) result {
 	cmd.Dir = u.home
 	cmd.Env = append([]string{"PATH=" + filepath.Dir(g.bin) + ":/usr/bin:/bin", "HOME=" + u.home, "TMPDIR=" + filepath.Join(u.home, "tmp")}, env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(u.uid), Gid: uint32(u.gid)}}
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		g.t.Fatalf("%v as %s: %v", argv, u.name, err)
-	}
-	return result{out.String(), errb.String(), code}
+	return runProcess(g.t, cmd)
 }
 
 // A session for another local user: with only MCP_SESSION, an agent

@@ -104,7 +104,13 @@ func (m *muxEnv) command(extraEnv []string, args ...string) *exec.Cmd {
 // exit code.
 func (m *muxEnv) run(extraEnv []string, args ...string) result {
 	m.t.Helper()
-	cmd := m.command(extraEnv, args...)
+	return runProcess(m.t, m.command(extraEnv, args...))
+}
+
+// runProcess runs cmd and returns what it printed and its exit code; a
+// command that could not be run fails the test.
+func runProcess(t *testing.T, cmd *exec.Cmd) result {
+	t.Helper()
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -113,7 +119,7 @@ func (m *muxEnv) run(extraEnv []string, args ...string) result {
 	if errors.As(err, &ee) {
 		code = ee.ExitCode()
 	} else if err != nil {
-		m.t.Fatalf("mcp %v: %v", args, err)
+		t.Fatalf("%v: %v", cmd.Args, err)
 	}
 	return result{out.String(), errb.String(), code}
 }
