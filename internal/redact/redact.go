@@ -1,0 +1,190 @@
+// Package redact keeps secret values out of what mcp prints and logs. A
+// Set holds the values, each with the forms it takes once escaped or
+// encoded, and replaces every occurrence of any of them with Mask in the
+// text, errors and writes that go through it.
+package redact
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Mask stands where a secret was.
+const Mask = "[redacted]"
+
+// MinLen is the length below which a value is not taken as a secret:
+// hiding every "1" or "dev" would garble text and protect nothing.
+const MinLen = 4
+
+// Set is a set of secret values. The zero value is an empty set; a nil
+// *Set holds nothing and hides nothing. It is safe for concurrent use.
+type Set struct {
+	mu   sync.RWMutex
+	seen map[string]bool
+	vals []string
+}
+
+// Add adds each value of at least MinLen bytes, with the forms it takes
+// in a URL (query and path escaped), in a JSON string, in a Go-quoted
+// string (as slog and %q write it) and with its white space run together
+// (as one-line messages make it).
+func (s *Set) Add(values ...string) {
+	var forms []string
+	for _, v := range values {
+		if len(v) < MinLen {
+			continue
+		}
+		forms = append(forms, v, url.QueryEscape(v), url.PathEscape(v), inner(strconv.Quote(v)),
+			jsonInner(v, true), jsonInner(v, false), strings.Join(strings.Fields(v), " "))
+	}
+	s.addForms(forms)
+}
+
+// AddHeader adds an HTTP header value, and the credentials it carries: the
+// part after its scheme ("Bearer TOKEN"), and for Basic the decoded
+// user:password and the password.
+func (s *Set) AddHeader(value string) {
+	s.Add(value)
+	scheme, cred, ok := strings.Cut(strings.TrimSpace(value), " ")
+	if !ok {
+		return
+	}
+	cred = strings.TrimSpace(cred)
+	s.Add(cred)
+	if !strings.EqualFold(scheme, "Basic") {
+		return
+	}
+	if dec, err := base64.StdEncoding.DecodeString(cred); err == nil {
+		s.Add(string(dec))
+		if _, pass, ok := strings.Cut(string(dec), ":"); ok {
+			s.Add(pass)
+		}
+	}
+}
+
+// AddBasic adds a password and the Basic credentials an HTTP client makes
+// of it with user: base64 of user:password, as it is and with both
+// form-encoded first (RFC 6749 §2.3.1, as OAuth clients send them).
+func (s *Set) AddBasic(user, password string) {
+	if len(password) < MinLen {
+		return
+	}
+	s.Add(password)
+	s.addForms([]string{
+		base64.StdEncoding.EncodeToString([]byte(user + ":" + password)),
+		base64.StdEncoding.EncodeToString([]byte(url.QueryEscape(user) + ":" + url.QueryEscape(password))),
+	})
+}
+
+func (s *Set) addForms(forms []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, f := range forms {
+		if len(f) < MinLen || s.seen[f] {
+			continue
+		}
+		if s.seen == nil {
+			s.seen = map[string]bool{}
+		}
+		s.seen[f] = true
+		s.vals = append(s.vals, f)
+	}
+}
+
+// inner is a quoted string without its quotes.
+func inner(q string) string { return q[1 : len(q)-1] }
+
+// jsonInner is v as encoding/json writes it in a string, without quotes.
+func jsonInner(v string, escapeHTML bool) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(escapeHTML)
+	_ = enc.Encode(v)
+	return inner(strings.TrimSuffix(b.String(), "\n"))
+}
+
+// Text is t with every occurrence of a secret replaced by Mask. Where
+// secrets overlap or touch (one inside another, one running into the
+// next), the whole run becomes one Mask, so no part of any is left.
+func (s *Set) Text(t string) string {
+	if s == nil {
+		return t
+	}
+	s.mu.RLock()
+	var spans [][2]int
+	for _, v := range s.vals {
+		for i := 0; ; {
+			j := strings.Index(t[i:], v)
+			if j < 0 {
+				break
+			}
+			spans = append(spans, [2]int{i + j, i + j + len(v)})
+			i += j + 1
+		}
+	}
+	s.mu.RUnlock()
+	if len(spans) == 0 {
+		return t
+	}
+	slices.SortFunc(spans, func(a, b [2]int) int { return a[0] - b[0] })
+	var b strings.Builder
+	last := 0 // end of what has been written or masked
+	for i := 0; i < len(spans); {
+		start, end := spans[i][0], spans[i][1]
+		for i++; i < len(spans) && spans[i][0] <= end; i++ {
+			end = max(end, spans[i][1])
+		}
+		b.WriteString(t[last:start])
+		b.WriteString(Mask)
+		last = end
+	}
+	b.WriteString(t[last:])
+	return b.String()
+}
+
+// Error is err with its message passed through Text; errors.Is and
+// errors.As still reach err. An error whose message holds no secret is
+// returned as it is.
+func (s *Set) Error(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	if r := s.Text(msg); r != msg {
+		return &redactedError{msg: r, err: err}
+	}
+	return err
+}
+
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }
+
+// Writer returns a writer that passes each write through Text to w. A
+// write is taken as whole, so a secret split between two writes is not
+// seen: slog's handlers and fmt.Fprintf write a record or a line at once.
+func (s *Set) Writer(w io.Writer) io.Writer { return &writer{s: s, w: w} }
+
+type writer struct {
+	s *Set
+	w io.Writer
+}
+
+// Write reports len(p) when all of the redacted text was written.
+func (w *writer) Write(p []byte) (int, error) {
+	out := w.s.Text(string(p))
+	if _, err := io.WriteString(w.w, out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
