@@ -1,0 +1,62 @@
+package manifests
+
+import (
+	"encoding/base64"
+	"strings"
+	"testing"
+
+	"github.com/mcpsh/mcp/internal/redact"
+)
+
+func TestEndpoint_AddSecrets(t *testing.T) {
+	ep := Endpoint{
+		ID:      "x",
+		URL:     "https://tok-user:pa55word@api.example/mcp?key=qk-123456&mode=fast",
+		Env:     map[string]string{"API_KEY": "env-key-1", "DEBUG": "1"},
+		Headers: map[string]string{"Authorization": "Bearer hdr-token-1", "X-Api-Key": "hdr-key-1"},
+		OAuth:   &OAuth{ClientID: "cli", ClientSecret: "cs-secret-1"},
+	}
+	var s redact.Set
+	ep.AddSecrets(&s)
+	for _, v := range []string{"env-key-1", "hdr-token-1", "Bearer hdr-token-1", "hdr-key-1", "tok-user", "pa55word",
+		"qk-123456", "fast", "cs-secret-1",
+		base64.StdEncoding.EncodeToString([]byte("tok-user:pa55word")),
+		base64.StdEncoding.EncodeToString([]byte("cli:cs-secret-1"))} {
+		if got := s.Text("<" + v + ">"); got != "<"+redact.Mask+">" {
+			t.Errorf("%q is not a secret: %q", v, got)
+		}
+	}
+	for _, v := range []string{"1", "api.example", "cli", "https"} {
+		if got := s.Text(v); got != v {
+			t.Errorf("%q was taken as a secret: %q", v, got)
+		}
+	}
+}
+
+// What a ${VAR} expanded to is a secret in every field, a default is not,
+// and variables that no ${VAR} names are not.
+func TestEndpoint_ExpandSecrets(t *testing.T) {
+	env := map[string]string{"TOKEN": "arg-token-1", "HOST": "internal.example", "UNUSED": "unused-value"}
+	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	ep := Endpoint{ID: "x", Command: "server", Args: []string{"--token=${TOKEN}", "--mode=${MODE:-quick-default}"},
+		Env: map[string]string{"SERVICE": "https://${HOST}/api"}}
+	var s redact.Set
+	out, err := ep.ExpandSecrets(lookup, &s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Args[0] != "--token=arg-token-1" {
+		t.Errorf("args = %q", out.Args)
+	}
+	got := s.Text("--token=arg-token-1 on internal.example (env https://internal.example/api), --mode=quick-default, unused-value")
+	want := "--token=[redacted] on [redacted] (env [redacted]), --mode=quick-default, unused-value"
+	if got != want {
+		t.Errorf("Text = %q, want %q", got, want)
+	}
+
+	var none redact.Set
+	if _, err := (Endpoint{ID: "x", Command: "server", Args: []string{"${MISSING}"}}).ExpandSecrets(lookup, &none); err == nil ||
+		strings.Contains(err.Error(), "arg-token-1") {
+		t.Errorf("err = %v", err)
+	}
+}
