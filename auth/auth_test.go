@@ -40,7 +40,7 @@ func login(t *testing.T, m *Manager, ep manifests.Endpoint) *Record {
 // and calls a tool.
 func call(t *testing.T, m *Manager, ep manifests.Endpoint, tool string) (string, error) {
 	t.Helper()
-	hc := &http.Client{Transport: m.RoundTripper(ep, http.DefaultTransport)}
+	hc := &http.Client{Transport: m.RoundTripper(ep, http.DefaultTransport, nil)}
 	tr, err := mcptransport.NewStreamableHTTP(ep.URL, mcptransport.WithHTTPBasicClient(hc))
 	if err != nil {
 		t.Fatal(err)
@@ -332,12 +332,12 @@ func TestManager_RoundTripperLeavesOthersAlone(t *testing.T) {
 		{ID: "s", Command: "srv"},
 		{ID: "s", URL: "https://x.example/mcp", Headers: map[string]string{"Authorization": "Bearer x"}},
 	} {
-		if rt := m.RoundTripper(ep, base); rt != base {
+		if rt := m.RoundTripper(ep, base, nil); rt != base {
 			t.Errorf("RoundTripper(%+v) wrapped the transport", ep)
 		}
 	}
 	var nilManager *Manager
-	if rt := nilManager.RoundTripper(manifests.Endpoint{URL: "https://x.example"}, base); rt != base {
+	if rt := nilManager.RoundTripper(manifests.Endpoint{URL: "https://x.example"}, base, nil); rt != base {
 		t.Error("a nil manager wrapped the transport")
 	}
 }

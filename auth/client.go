@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpsh/mcp/internal/exit"
+	"github.com/mcpsh/mcp/internal/redact"
 	"github.com/mcpsh/mcp/manifests"
 )
 
@@ -215,8 +216,9 @@ func subset(a, b []string) bool {
 
 // oauthErrorText describes an OAuth error response (RFC 6749 §5.2) from
 // its error code and description only, bounded, printable, and without
-// any of secrets.
-func oauthErrorText(status int, body []byte, secrets []string) string {
+// secrets (taken out before the text is cut, so that no part of one is
+// left).
+func oauthErrorText(status int, body []byte, secrets *redact.Set) string {
 	var e struct {
 		Error       string `json:"error"`
 		Description string `json:"error_description"`
@@ -224,9 +226,9 @@ func oauthErrorText(status int, body []byte, secrets []string) string {
 	if json.Unmarshal(body, &e) != nil || e.Error == "" {
 		return fmt.Sprintf("%d %s", status, http.StatusText(status))
 	}
-	msg := clean(e.Error, 64)
+	msg := clean(secrets.Text(e.Error), 64)
 	if e.Description != "" {
-		msg += ": " + clean(e.Description, 200)
+		msg += ": " + clean(secrets.Text(e.Description), 200)
 	}
-	return scrub(msg, secrets)
+	return msg
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/mcpsh/mcp/internal/clip"
+	"github.com/mcpsh/mcp/internal/redact"
 	"github.com/mcpsh/mcp/manifests"
 )
 
@@ -376,7 +377,11 @@ func displayURL(s string) string {
 
 // describe says what went wrong with an HTTP request without repeating its
 // URL, which may carry a code or a state.
-func describe(err error) string {
+func describe(err error) string { return describeWithout(err, nil) }
+
+// describeWithout is describe without secrets, taken out before the text
+// is cut so that no part of one is left.
+func describeWithout(err error, secrets *redact.Set) string {
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		err = ue.Err
@@ -384,5 +389,5 @@ func describe(err error) string {
 	if errors.Is(err, context.DeadlineExceeded) {
 		return "timed out"
 	}
-	return clip.Runes(err.Error(), 201)
+	return clip.Runes(secrets.Text(err.Error()), 201)
 }

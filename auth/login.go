@@ -19,6 +19,7 @@ import (
 
 	"golang.org/x/oauth2"
 
+	"github.com/mcpsh/mcp/internal/redact"
 	"github.com/mcpsh/mcp/manifests"
 )
 
@@ -46,7 +47,20 @@ const defaultWait = 5 * time.Minute
 // Login logs in to the server ep (an expanded url endpoint) and stores the
 // result. It needs a person unless opts.Follow is set and the
 // authorization server approves by itself.
+//
+// Its errors hold none of the login's secrets: the endpoint's, the
+// client's secret, the PKCE verifier, the code and the tokens.
 func (m *Manager) Login(ctx context.Context, ep manifests.Endpoint, opts LoginOptions) (*Record, error) {
+	secrets := new(redact.Set)
+	ep.AddSecrets(secrets)
+	rec, err := m.login(ctx, ep, opts, secrets)
+	if err != nil {
+		return nil, secrets.Error(err)
+	}
+	return rec, nil
+}
+
+func (m *Manager) login(ctx context.Context, ep manifests.Endpoint, opts LoginOptions, secrets *redact.Set) (*Record, error) {
 	if ep.URL == "" {
 		return nil, fmt.Errorf("server %s is started from a command: it takes its credentials from env, not from a login", ep.ID)
 	}
@@ -59,6 +73,9 @@ func (m *Manager) Login(ctx context.Context, ep manifests.Endpoint, opts LoginOp
 	prev, err := m.Store.Get(ep.ID, ep.URL)
 	if err != nil {
 		return nil, err
+	}
+	if prev != nil {
+		noteSecrets(secrets, prev)
 	}
 	status, ch, err := m.probe(ctx, ep)
 	if err != nil {
@@ -85,13 +102,14 @@ func (m *Manager) Login(ctx context.Context, ep manifests.Endpoint, opts LoginOp
 	if err != nil {
 		return nil, err
 	}
+	secrets.AddBasic(client.ID, client.Secret)
 	rec := &Record{
 		Server: ep.ID, URL: ep.URL, Resource: d.resource, Issuer: d.as.Issuer,
 		AuthorizationEndpoint: d.as.AuthorizationEndpoint, TokenEndpoint: d.as.TokenEndpoint,
 		RevocationEndpoint: d.as.RevocationEndpoint, IssParameter: d.as.AuthorizationResponseIssParameterSupported, Client: client,
 	}
 	scopes := chooseScopes(ep, d, prev)
-	if err := m.authorize(ctx, rec, scopes, ln, opts); err != nil {
+	if err := m.authorize(ctx, rec, scopes, ln, opts, secrets); err != nil {
 		return nil, err
 	}
 	if err := m.Store.Put(rec); err != nil {
@@ -142,13 +160,15 @@ type callbackResult struct {
 
 // authorize runs the authorization code flow for rec's client, asking for
 // scopes, and sets rec's token and scopes. ln is the redirect listener.
-func (m *Manager) authorize(ctx context.Context, rec *Record, scopes []string, ln net.Listener, opts LoginOptions) error {
+// The verifier, the code and the tokens join secrets as they are made.
+func (m *Manager) authorize(ctx context.Context, rec *Record, scopes []string, ln net.Listener, opts LoginOptions, secrets *redact.Set) error {
 	ru, err := url.Parse(rec.Client.RedirectURI)
 	if err != nil {
 		return fmt.Errorf("server %s: bad redirect URI", rec.Server)
 	}
 	state := randomString()
 	verifier := oauth2.GenerateVerifier()
+	secrets.Add(verifier)
 	cfg := rec.config(scopes)
 	authURL := cfg.AuthCodeURL(state, oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", rec.Resource))
 
@@ -160,7 +180,8 @@ func (m *Manager) authorize(ctx context.Context, rec *Record, scopes []string, l
 	if err != nil {
 		return err
 	}
-	return m.exchange(ctx, rec, cfg, code, verifier, scopes)
+	secrets.Add(code)
+	return m.exchange(ctx, rec, cfg, code, verifier, scopes, secrets)
 }
 
 // callbacks carries the first authorization response to come back: from
@@ -327,12 +348,13 @@ func (m *Manager) follow(ctx context.Context, authURL string) error {
 }
 
 // exchange trades the code for a token and sets rec's token and scopes.
-func (m *Manager) exchange(ctx context.Context, rec *Record, cfg *oauth2.Config, code, verifier string, scopes []string) error {
+func (m *Manager) exchange(ctx context.Context, rec *Record, cfg *oauth2.Config, code, verifier string, scopes []string, secrets *redact.Set) error {
 	ctx = context.WithValue(ctx, oauth2.HTTPClient, httpClient)
 	tok, err := cfg.Exchange(ctx, code, oauth2.VerifierOption(verifier), oauth2.SetAuthURLParam("resource", rec.Resource))
 	if err != nil {
-		return fmt.Errorf("server %s: the token endpoint %s", rec.Server, tokenErrorText(err, rec, code, verifier))
+		return fmt.Errorf("server %s: the token endpoint %s", rec.Server, tokenErrorText(err, secrets))
 	}
+	secrets.Add(tok.AccessToken, tok.RefreshToken)
 	return rec.setToken(tok, scopes)
 }
 
@@ -373,11 +395,7 @@ func (rec *Record) setToken(tok *oauth2.Token, scopes []string) error {
 }
 
 // tokenErrorText describes a failed token request without secrets.
-func tokenErrorText(err error, rec *Record, extra ...string) string {
-	secrets := append([]string{rec.Client.Secret}, extra...)
-	if rec.Token != nil {
-		secrets = append(secrets, rec.Token.AccessToken, rec.Token.RefreshToken)
-	}
+func tokenErrorText(err error, secrets *redact.Set) string {
 	var re *oauth2.RetrieveError
 	if errors.As(err, &re) {
 		status := 0
@@ -386,7 +404,7 @@ func tokenErrorText(err error, rec *Record, extra ...string) string {
 		}
 		return "refused: " + oauthErrorText(status, re.Body, secrets)
 	}
-	return "failed: " + scrub(describe(err), secrets)
+	return "failed: " + describeWithout(err, secrets)
 }
 
 func randomString() string {
@@ -409,14 +427,4 @@ func clean(s string, max int) string {
 		b.WriteString("…")
 	}
 	return b.String()
-}
-
-// scrub replaces each of secrets (when long enough to be one) in s.
-func scrub(s string, secrets []string) string {
-	for _, x := range secrets {
-		if len(x) >= 4 {
-			s = strings.ReplaceAll(s, x, "[redacted]")
-		}
-	}
-	return s
 }

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/mcpsh/mcp/internal/redact"
 )
 
 // LogoutResult says what a logout did.
@@ -102,10 +104,11 @@ func (m *Manager) revoke(ctx context.Context, rec *Record, token, hint string) e
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/json")
-	secrets := []string{c.Secret, rec.Token.AccessToken, rec.Token.RefreshToken}
+	secrets := new(redact.Set)
+	noteSecrets(secrets, rec)
 	resp, err := httpClient.Do(req)
 	if err != nil {
-		return fmt.Errorf("failed: %s", scrub(describe(err), secrets))
+		return fmt.Errorf("failed: %s", describeWithout(err, secrets))
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))

@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/oauth2"
 
+	"github.com/mcpsh/mcp/internal/redact"
 	"github.com/mcpsh/mcp/manifests"
 )
 
@@ -30,7 +31,11 @@ const maxStepUps = 2
 // allows it. When only a person can help, requests fail with a
 // *LoginRequiredError. An endpoint that sets its own Authorization header,
 // or has no url, gets base unchanged.
-func (m *Manager) RoundTripper(ep manifests.Endpoint, base http.RoundTripper) http.RoundTripper {
+//
+// The tokens and the client's secret join secrets (nil: a set of its own)
+// as they are read from the store or obtained, so that the connection's
+// errors, and those of refreshes, hold none of them.
+func (m *Manager) RoundTripper(ep manifests.Endpoint, base http.RoundTripper, secrets *redact.Set) http.RoundTripper {
 	if base == nil {
 		base = http.DefaultTransport
 	}
@@ -38,15 +43,19 @@ func (m *Manager) RoundTripper(ep manifests.Endpoint, base http.RoundTripper) ht
 	if m == nil || m.Store == nil || ep.URL == "" || err != nil || u.Host == "" || hasAuthorization(ep.Headers) {
 		return base
 	}
-	return &transport{m: m, server: ep.ID, url: ep.URL, origin: origin(u), base: base}
+	if secrets == nil {
+		secrets = new(redact.Set)
+	}
+	return &transport{m: m, server: ep.ID, url: ep.URL, origin: origin(u), base: base, secrets: secrets}
 }
 
 type transport struct {
-	m      *Manager
-	server string
-	url    string
-	origin string
-	base   http.RoundTripper
+	m       *Manager
+	server  string
+	url     string
+	origin  string
+	base    http.RoundTripper
+	secrets *redact.Set
 
 	mu      sync.Mutex // serializes refreshes and step-ups, and guards below
 	cached  *Record
@@ -149,6 +158,15 @@ func noLoginReason(rec *Record) string {
 
 func hasToken(rec *Record) bool { return rec != nil && rec.Token != nil && rec.Token.AccessToken != "" }
 
+// noteSecrets adds rec's secrets to s: its client's secret (with the Basic
+// credentials made of it) and its tokens.
+func noteSecrets(s *redact.Set, rec *Record) {
+	s.AddBasic(rec.Client.ID, rec.Client.Secret)
+	if rec.Token != nil {
+		s.Add(rec.Token.AccessToken, rec.Token.RefreshToken)
+	}
+}
+
 func discard(resp *http.Response) {
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	resp.Body.Close()
@@ -181,6 +199,9 @@ func (t *transport) loadLocked() (*Record, error) {
 	rec, err := t.m.Store.Get(t.server, t.url)
 	if err != nil {
 		return nil, err
+	}
+	if rec != nil {
+		noteSecrets(t.secrets, rec)
 	}
 	t.cached, t.modTime, t.size = rec, st.ModTime(), st.Size()
 	return rec, nil
@@ -229,8 +250,9 @@ func (t *transport) refresh(ctx context.Context, stale *Record) (*Record, error)
 			t.cached = nil
 			return nil, t.loginRequired("the authorization server refused to refresh it", nil)
 		}
-		return nil, fmt.Errorf("server %s: refreshing the login: the token endpoint %s", t.server, tokenErrorText(err, rec))
+		return nil, fmt.Errorf("server %s: refreshing the login: the token endpoint %s", t.server, tokenErrorText(err, t.secrets))
 	}
+	t.secrets.Add(tok.AccessToken, tok.RefreshToken)
 	next := *rec
 	if err := next.setToken(tok, rec.Scopes); err != nil {
 		return nil, err
@@ -266,7 +288,7 @@ func (t *transport) stepUp(ctx context.Context, rec *Record, need []string, aske
 	defer ln.Close()
 	next := *rec
 	next.Client.RedirectURI = redirect
-	if err := t.m.authorize(ctx, &next, need, ln, LoginOptions{Follow: true}); err != nil {
+	if err := t.m.authorize(ctx, &next, need, ln, LoginOptions{Follow: true}, t.secrets); err != nil {
 		return nil, err
 	}
 	next.Client.RedirectURI = rec.Client.RedirectURI
@@ -277,6 +299,8 @@ func (t *transport) stepUp(ctx context.Context, rec *Record, need []string, aske
 	return &next, nil
 }
 
+// loginRequired says only a person can help. The reason may quote what the
+// server asked for, which goes without secrets.
 func (t *transport) loginRequired(reason string, scopes []string) error {
-	return &LoginRequiredError{Server: t.server, Reason: reason, Scopes: scopes}
+	return &LoginRequiredError{Server: t.server, Reason: t.secrets.Text(reason), Scopes: scopes}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/exit"
+	"github.com/mcpsh/mcp/internal/redact"
 	"github.com/mcpsh/mcp/manifests"
 	"github.com/mcpsh/mcp/mux/upstream"
 )
@@ -76,10 +77,29 @@ func (c *link) touch() { c.lastUsed.Store(time.Now().UnixNano()) }
 // NewEngine returns an engine for a surface. endpoints are keyed by
 // canonical id and still hold ${VAR} references, which lookup resolves at
 // connect time.
+//
+// Its connections share opts.Secrets (a set of the engine's own when nil),
+// which holds the secrets of every endpoint from the start (what their
+// ${VAR} references expand to, and their secret-bearing fields), so that
+// an error or a log line that quotes one says none, whichever server it
+// comes from and whether or not that one has connected.
 func NewEngine(s *catalog.Surface, endpoints map[string]manifests.Endpoint, lookup func(string) (string, bool), opts upstream.Options) *Engine {
+	if opts.Secrets == nil {
+		opts.Secrets = new(redact.Set)
+	}
 	life, stop := context.WithCancel(context.Background())
-	return &Engine{surface: s, endpoints: endpoints, lookup: lookup, opts: opts, conns: map[string]*link{},
+	e := &Engine{surface: s, endpoints: endpoints, lookup: lookup, opts: opts, conns: map[string]*link{},
 		failed: map[string]time.Time{}, keys: map[string]endpointKey{}, life: life, stop: stop}
+	e.addSecrets(endpoints)
+	return e
+}
+
+// addSecrets adds the secrets of endpoints, expanded as they are when they
+// connect, to the engine's set.
+func (e *Engine) addSecrets(endpoints map[string]manifests.Endpoint) {
+	for _, ep := range endpoints {
+		_, _ = ep.ExpandSecrets(e.lookup, e.opts.Secrets)
+	}
 }
 
 // NewEngineFor is the engine for a configuration, with this process's
@@ -153,6 +173,7 @@ func (e *Engine) connected(server string) bool {
 // configuration files changed. Connections to servers that left the surface
 // or whose endpoint definition changed are closed; the rest stay warm.
 func (e *Engine) Reconfigure(s *catalog.Surface, endpoints map[string]manifests.Endpoint) {
+	e.addSecrets(endpoints)
 	e.mu.Lock()
 	e.surface, e.endpoints = s, endpoints
 	e.keys = map[string]endpointKey{}
@@ -229,7 +250,7 @@ func (e *Engine) dial(key, server string, ep manifests.Endpoint, found bool, c *
 	defer close(c.ready)
 	if !found {
 		c.err = &NoEndpointError{Server: server}
-	} else if ep, err := ep.Expand(e.lookup); err != nil {
+	} else if ep, err := ep.ExpandSecrets(e.lookup, e.opts.Secrets); err != nil {
 		c.err = err
 	} else {
 		ep = upstream.DirectCommand(ep)

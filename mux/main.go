@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpsh/mcp/internal/exit"
+	"github.com/mcpsh/mcp/internal/redact"
 	"github.com/mcpsh/mcp/internal/session"
 	"github.com/mcpsh/mcp/mux/upstream"
 )
@@ -25,8 +26,17 @@ const defaultIdle = 10 * time.Minute
 // socket until it is stopped, idle, or its session ends, and returns the
 // exit code. Its stderr is its log file. opts configure its upstream
 // connections; requests for input are logged.
+//
+// Everything logged goes through opts.Secrets (a new set when nil), which
+// holds the secrets of every endpoint served and gathers the tokens the
+// connections obtain: the log holds none of them.
 func Main(stderr io.Writer, opts upstream.Options) int {
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	if opts.Secrets == nil {
+		opts.Secrets = new(redact.Set)
+	}
+	log := newLog(stderr, opts.Secrets)
+	// What logs through the default loggers goes the same way.
+	slog.SetDefault(log)
 	t, err := targetFromEnv()
 	if err != nil {
 		Ready(err, false)
@@ -67,6 +77,12 @@ func Main(stderr io.Writer, opts upstream.Options) int {
 	}
 	log.Info("multiplexer stopped")
 	return exit.OK
+}
+
+// newLog is the multiplexer's log: text records written to w without any
+// of secrets.
+func newLog(w io.Writer, secrets *redact.Set) *slog.Logger {
+	return slog.New(slog.NewTextHandler(secrets.Writer(w), &slog.HandlerOptions{Level: slog.LevelInfo}))
 }
 
 func daemonOptions(t Target, log *slog.Logger, opts upstream.Options) Options {

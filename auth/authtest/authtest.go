@@ -58,6 +58,14 @@ type Options struct {
 	// NoRevocation leaves the revocation endpoint (RFC 7009) out of the
 	// metadata; FailRevocation makes it answer 503.
 	NoRevocation, FailRevocation bool
+	// Echo makes the servers repeat what they were sent, as careless
+	// servers do: the MCP server's tool "echo_auth" fails with a JSON-RPC
+	// error, and its tool "ask_auth" asks for input with a message, that
+	// quote the request's Authorization header (and so does tools/list's
+	// error after FailLists); the token endpoint's refusals quote the
+	// request's Authorization header and form. Secrets it issues then end
+	// in "+/=", which a form or a URL escapes.
+	Echo bool
 }
 
 // Stats count what the authorization server was asked.
@@ -102,6 +110,8 @@ type Server struct {
 	refresh map[string]*grant
 	secrets []string
 	stats   Stats
+
+	failLists, failRefresh bool
 }
 
 type client struct {
@@ -192,6 +202,9 @@ func (s *Server) RevokeRefreshTokens() {
 func (s *Server) issue(kind string) string {
 	s.n++
 	v := fmt.Sprintf("%s-%s-%d-%x", Marker, kind, s.n, time.Now().UnixNano())
+	if s.opts.Echo {
+		v += "+/="
+	}
 	s.secrets = append(s.secrets, v)
 	return v
 }
@@ -210,7 +223,11 @@ func (s *Server) mcpHandler() http.Handler {
 		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultText("wrote " + req.GetString("text", "")), nil
 		})
-	h := server.NewStreamableHTTPServer(srv, server.WithStateLess(true))
+	if s.opts.Echo {
+		addEchoTools(srv)
+	}
+	// Asking for input in the middle of a call needs a session.
+	h := server.NewStreamableHTTPServer(srv, server.WithStateLess(!s.opts.Echo))
 	mux := http.NewServeMux()
 	mux.HandleFunc("/.well-known/oauth-protected-resource/mcp", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]any{
@@ -258,7 +275,12 @@ func (s *Server) protect(next http.Handler) http.Handler {
 				return
 			}
 		}
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), grantKey{}, g)))
+		if s.echoListError(w, r) {
+			return
+		}
+		ctx := context.WithValue(r.Context(), grantKey{}, g)
+		ctx = context.WithValue(ctx, authorizationKey{}, r.Header.Get("Authorization"))
+		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
 
@@ -367,6 +389,8 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) token(w http.ResponseWriter, r *http.Request) {
+	raw, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+	r.Body = io.NopCloser(bytes.NewReader(raw))
 	if err := r.ParseForm(); err != nil {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_request"})
 		return
@@ -374,7 +398,7 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	f := r.PostForm
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c := s.authenticate(w, r)
+	c := s.authenticate(w, r, raw)
 	if c == nil {
 		return
 	}
@@ -399,6 +423,11 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		s.stats.CodeExchanges++
 		s.stats.LastResource = f.Get("resource")
 	case "refresh_token":
+		if s.failRefresh {
+			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": "temporarily_unavailable",
+				"error_description": "the token service is down" + s.echo(r, raw)})
+			return
+		}
 		rt := f.Get("refresh_token")
 		g = s.refresh[rt]
 		delete(s.refresh, rt)
@@ -430,8 +459,8 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 
 // authenticate returns the client a token or revocation request
 // authenticates as, with the method it registered; otherwise it answers
-// 401 and returns nil. s.mu is held and r's form parsed.
-func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) *client {
+// 401 and returns nil. s.mu is held, r's form parsed and raw its body.
+func (s *Server) authenticate(w http.ResponseWriter, r *http.Request, raw []byte) *client {
 	f := r.PostForm
 	id, secret, basic := r.BasicAuth()
 	if basic {
@@ -450,7 +479,7 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) *client {
 	}
 	if c == nil || c.method != method || c.secret != secret {
 		writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid_client",
-			"error_description": "client authentication failed for secret " + secret})
+			"error_description": "client authentication failed for secret " + secret + s.echo(r, raw)})
 		return nil
 	}
 	return c
@@ -459,6 +488,8 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) *client {
 // revoke is the revocation endpoint (RFC 7009). Revoking a refresh token
 // also revokes the access tokens of its grant.
 func (s *Server) revoke(w http.ResponseWriter, r *http.Request) {
+	raw, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+	r.Body = io.NopCloser(bytes.NewReader(raw))
 	if err := r.ParseForm(); err != nil {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_request"})
 		return
@@ -470,7 +501,7 @@ func (s *Server) revoke(w http.ResponseWriter, r *http.Request) {
 			"error_description": "cannot revoke " + r.PostForm.Get("token") + " now"})
 		return
 	}
-	c := s.authenticate(w, r)
+	c := s.authenticate(w, r, raw)
 	if c == nil {
 		return
 	}

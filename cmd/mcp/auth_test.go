@@ -28,8 +28,9 @@ var authServers sync.Map // *testscript.TestScript → *authtest.Server
 // script:
 //
 //	authserver start [-scopes a,b] [-write-scope s] [-lifetime 1h] [-no-registration] [-client ID]
-//	                 [-no-revocation] [-fail-revocation]
+//	                 [-no-revocation] [-fail-revocation] [-echo]
 //	authserver revoke-access | revoke-refresh
+//	authserver fail-lists on|off | fail-refresh on|off
 //	authserver stats
 //
 // start sets MCP_URL (the protected MCP endpoint), AS_URL and, with
@@ -47,11 +48,12 @@ func authServerCmd(ts *testscript.TestScript, neg bool, args []string) {
 		clientID := fs.String("client", "", "")
 		noRevoke := fs.Bool("no-revocation", false, "")
 		failRevoke := fs.Bool("fail-revocation", false, "")
+		echo := fs.Bool("echo", false, "")
 		if err := fs.Parse(args[1:]); err != nil {
 			ts.Fatalf("authserver: %v", err)
 		}
 		opts := authtest.Options{WriteScope: *write, TokenLifetime: *lifetime, NoRegistration: *noReg,
-			NoRevocation: *noRevoke, FailRevocation: *failRevoke}
+			NoRevocation: *noRevoke, FailRevocation: *failRevoke, Echo: *echo}
 		if *scopes != "" {
 			opts.ScopesSupported = strings.Split(*scopes, ",")
 		}
@@ -77,6 +79,11 @@ func authServerCmd(ts *testscript.TestScript, neg bool, args []string) {
 		srv.RevokeAccessTokens()
 	case "revoke-refresh":
 		srv.RevokeRefreshTokens()
+	case "fail-lists", "fail-refresh":
+		if len(args) != 2 || args[1] != "on" && args[1] != "off" {
+			ts.Fatalf("usage: authserver %s on|off", args[0])
+		}
+		map[string]func(bool){"fail-lists": srv.FailLists, "fail-refresh": srv.FailRefresh}[args[0]](args[1] == "on")
 	case "stats":
 		st := srv.Stats()
 		fmt.Fprintf(ts.Stdout(), "registrations %d\nauthorizations %d\nexchanges %d\nrefreshes %d\nscope %s\nrefresh-resource %s\n",

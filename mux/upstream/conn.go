@@ -20,6 +20,7 @@ import (
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/clip"
 	"github.com/mcpsh/mcp/internal/exit"
+	"github.com/mcpsh/mcp/internal/redact"
 	"github.com/mcpsh/mcp/manifests"
 )
 
@@ -65,7 +66,7 @@ type conn struct {
 	tr     transport.Interface
 	proc   *process // stdio only
 	rt     *roundTripper
-	secret []string // values that must never appear in an error
+	secret *redact.Set // what must never appear in an error
 	maxMsg int64
 
 	elicit   ElicitationPolicy
@@ -125,6 +126,13 @@ func (u *conn) newClient(tr transport.Interface) *client.Client {
 func (u *conn) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
 	res, ev := answerElicitation(u.elicit, req.Params)
 	ev.Server = u.server
+	// What is shown of the request goes without the connection's secrets,
+	// taken out before the message is cut.
+	ev.Message = printable(u.secret.Text(req.Params.Message), maxElicitText)
+	for i, f := range ev.Fields {
+		ev.Fields[i] = u.secret.Text(f)
+	}
+	ev.Reason = u.secret.Text(ev.Reason)
 	u.log.Info("answered a request for input", "mode", ev.Mode, "action", ev.Action, "fields", ev.Fields, "reason", ev.Reason)
 	if u.onElicit != nil {
 		u.onElicit(ev)
@@ -255,10 +263,10 @@ func (u *conn) request(ctx context.Context, method string, params any) (json.Raw
 	}
 	if resp.Error != nil {
 		// What the server says comes back without this connection's secrets.
-		e := &RPCError{Code: resp.Error.Code, Message: redactText(resp.Error.Message, u.secret)}
+		e := &RPCError{Code: resp.Error.Code, Message: u.secret.Text(resp.Error.Message)}
 		if resp.Error.Data != nil {
 			data, _ := json.Marshal(resp.Error.Data)
-			e.Data = json.RawMessage(redactText(string(data), u.secret))
+			e.Data = json.RawMessage(u.secret.Text(string(data)))
 		}
 		return nil, e
 	}
@@ -295,10 +303,10 @@ func (u *conn) transportError(method string, err error, st *reqState) error {
 		if u.proc != nil && waitChan(u.dead, exitReasonWait) {
 			return u.deadReason()
 		}
-		u.setDead(u.unavailable(redact(fmt.Errorf("%s: %w", method, err), u.secret)))
+		u.setDead(u.unavailable(u.redact(fmt.Errorf("%s: %w", method, err))))
 		return u.deadReason()
 	}
-	return u.unavailable(redact(fmt.Errorf("%s: %w", method, err), u.secret))
+	return u.unavailable(u.redact(fmt.Errorf("%s: %w", method, err)))
 }
 
 // sendCancelled tells the server to stop working on request id. On stdio

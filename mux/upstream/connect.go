@@ -19,6 +19,7 @@ import (
 
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/clip"
+	"github.com/mcpsh/mcp/internal/redact"
 	"github.com/mcpsh/mcp/manifests"
 )
 
@@ -46,9 +47,17 @@ type Options struct {
 	MaxMessageBytes int64
 	// Auth, if set, wraps the HTTP transport of a url server's connection
 	// (streamable HTTP and SSE): ep is the expanded endpoint, base the
-	// transport to send through. The auth package adds OAuth here; its
-	// errors reach the caller as the cause of *UnavailableError.
-	Auth func(ep manifests.Endpoint, base http.RoundTripper) http.RoundTripper
+	// transport to send through, and secrets the set the connection
+	// redacts with, to which it adds the credentials it sends (tokens) as
+	// it obtains them. The auth package adds OAuth here; its errors reach
+	// the caller as the cause of *UnavailableError.
+	Auth func(ep manifests.Endpoint, base http.RoundTripper, secrets *redact.Set) http.RoundTripper
+	// Secrets, if set, is the set of what connections must never show:
+	// each connection adds its endpoint's secrets and tokens to it and
+	// removes all of it from its errors, its server's stderr and error
+	// responses, and the requests for input it reports. Sharing one set
+	// gathers them all, for a log. Nil gives each connection its own.
+	Secrets *redact.Set
 	// Elicitation says how to answer a server that asks for input
 	// (elicitation/create). The zero value answers with the defaults of
 	// the server's own form; see ElicitDefaults.
@@ -60,11 +69,11 @@ type Options struct {
 }
 
 // httpTransport is the transport of an HTTP connection to ep.
-func (o Options) httpTransport(ep manifests.Endpoint, base http.RoundTripper) http.RoundTripper {
+func (o Options) httpTransport(ep manifests.Endpoint, base http.RoundTripper, secrets *redact.Set) http.RoundTripper {
 	if o.Auth == nil {
 		return base
 	}
-	return o.Auth(ep, base)
+	return o.Auth(ep, base, secrets)
 }
 
 func (o Options) withDefaults() Options {
@@ -179,9 +188,9 @@ func (u *conn) connectError(ctx context.Context, opts Options, err error) error 
 		}
 		if broken || ctx.Err() != nil {
 			// The server is dead or being killed: let stderr drain.
-			return redactText(u.proc.stderrTail(), u.secret)
+			return u.secret.Text(u.proc.stderrTail())
 		}
-		return redactText(u.proc.tail.String(), u.secret)
+		return u.secret.Text(u.proc.tail.String())
 	}
 	if ctx.Err() != nil {
 		if errors.Is(context.Cause(ctx), errConnectTimeout) {
@@ -199,7 +208,7 @@ func (u *conn) connectError(ctx context.Context, opts Options, err error) error 
 	if errors.Is(err, transport.ErrTransportClosed) {
 		err = errors.New("the server closed the connection")
 	}
-	return &UnavailableError{Server: u.server, Stderr: stderr(), Err: redact(fmt.Errorf("initialize: %w", err), u.secret)}
+	return &UnavailableError{Server: u.server, Stderr: stderr(), Err: u.redact(fmt.Errorf("initialize: %w", err))}
 }
 
 // ElicitationPolicy says how a connection answers a server's requests for

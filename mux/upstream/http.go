@@ -116,7 +116,7 @@ func (t *roundTripper) closeIdle() { t.base.CloseIdleConnections() }
 // section describes.
 func connectHTTP(ctx context.Context, ep manifests.Endpoint, opts Options, auto bool) (*conn, error) {
 	u := newConn(ctx, ep.ID, manifests.TransportHTTP, opts)
-	u.secret = secretsOf(ep)
+	u.secret = opts.secretsFor(ep)
 	u.rt = newRoundTripper(opts.MaxMessageBytes, nil)
 	u.rt.listening = true
 	tr, err := transport.NewStreamableHTTP(ep.URL,
@@ -125,12 +125,12 @@ func connectHTTP(ctx context.Context, ep manifests.Endpoint, opts Options, auto 
 		// tools/list_changed.
 		transport.WithContinuousListening(),
 		transport.WithHTTPHeaders(maps.Clone(ep.Headers)),
-		transport.WithHTTPBasicClient(&http.Client{Transport: opts.httpTransport(ep, u.rt)}),
+		transport.WithHTTPBasicClient(&http.Client{Transport: opts.httpTransport(ep, u.rt, u.secret)}),
 		transport.WithHTTPLogger(u.log),
 	)
 	if err != nil {
 		u.Close()
-		return nil, u.unavailable(redact(err, u.secret))
+		return nil, u.unavailable(u.redact(err))
 	}
 	u.tr = tr
 	u.c = u.newClient(tr)
@@ -155,14 +155,14 @@ func connectHTTP(ctx context.Context, ep manifests.Endpoint, opts Options, auto 
 // the status streamable HTTP answered, when this is a fallback.
 func connectSSE(ctx context.Context, ep manifests.Endpoint, opts Options, fellBackFrom int) (*conn, error) {
 	u := newConn(ctx, ep.ID, manifests.TransportSSE, opts)
-	u.secret = secretsOf(ep)
+	u.secret = opts.secretsFor(ep)
 	u.rt = newRoundTripper(opts.MaxMessageBytes, func(err error) {
 		u.setDead(u.unavailable(u.limitError(err)))
 	})
 	// mcp-go's SSE transport drops the requests a server sends; the
 	// connection watches the stream and answers them itself.
 	u.rt.onMessage = u.onSSEMessage
-	hc := &http.Client{Transport: opts.httpTransport(ep, u.rt)}
+	hc := &http.Client{Transport: opts.httpTransport(ep, u.rt, u.secret)}
 	tr, err := transport.NewSSE(ep.URL,
 		transport.WithHeaders(maps.Clone(ep.Headers)),
 		transport.WithHTTPClient(hc),
@@ -172,7 +172,7 @@ func connectSSE(ctx context.Context, ep manifests.Endpoint, opts Options, fellBa
 	)
 	if err != nil {
 		u.Close()
-		return nil, u.unavailable(redact(err, u.secret))
+		return nil, u.unavailable(u.redact(err))
 	}
 	u.tr = tr
 	u.c = u.newClient(tr)
@@ -182,7 +182,7 @@ func connectSSE(ctx context.Context, ep manifests.Endpoint, opts Options, fellBa
 	// The SSE transport neither reconnects nor fails waiting requests when
 	// its stream ends; make both explicit.
 	u.c.OnConnectionLost(func(err error) {
-		u.setDead(u.unavailable(redact(fmt.Errorf("SSE stream lost: %w", err), u.secret)))
+		u.setDead(u.unavailable(u.redact(fmt.Errorf("SSE stream lost: %w", err))))
 		_ = tr.Close()
 	})
 	if err := u.handshake(ctx, opts, func() { _ = tr.Close() }); err != nil {
@@ -242,7 +242,7 @@ func (u *conn) answerSSE(id json.RawMessage, method string, params json.RawMessa
 		err = u.reply(ctx, body)
 	}
 	if err != nil {
-		u.log.Warn("answering a request from the server failed", "method", method, "err", redact(err, u.secret))
+		u.log.Warn("answering a request from the server failed", "method", method, "err", u.redact(err))
 	}
 }
 
@@ -363,7 +363,7 @@ func (u *conn) httpConnectError(ctx context.Context, opts Options, err error, st
 	case ctx.Err() != nil:
 	case status == http.StatusUnauthorized:
 		// Keep the chain: it holds the auth metadata the caller may need.
-		return u.unavailable(redact(fmt.Errorf("%s: %w", httpStatusText(status), err), u.secret))
+		return u.unavailable(u.redact(fmt.Errorf("%s: %w", httpStatusText(status), err)))
 	case status >= 400:
 		return u.unavailable(errors.New(httpStatusText(status)))
 	}

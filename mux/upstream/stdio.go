@@ -202,12 +202,13 @@ func (p *process) stop() error {
 
 // connectStdio starts the server and initializes it.
 func connectStdio(ctx context.Context, ep manifests.Endpoint, opts Options) (*conn, error) {
+	u := newConn(ctx, ep.ID, manifests.TransportStdio, opts)
+	u.secret = opts.secretsFor(ep)
 	p, err := startProcess(ep, opts.Stderr)
 	if err != nil {
-		return nil, &UnavailableError{Server: ep.ID, Err: fmt.Errorf("start %s: %w", ep.Command, err)}
+		u.Close()
+		return nil, u.unavailable(u.redact(fmt.Errorf("start %s: %w", ep.Command, err)))
 	}
-	u := newConn(ctx, ep.ID, manifests.TransportStdio, opts)
-	u.secret = secretsOf(ep)
 	u.proc = p
 	stdout := &lineLimitReader{r: p.stdout, max: opts.MaxMessageBytes}
 	stdoutEnded := make(chan struct{})
@@ -250,7 +251,7 @@ func (u *conn) watchExit(stdoutEnded <-chan struct{}) {
 	default:
 	}
 	signalGroup(p.pid, sigKill)
-	u.setDead(&UnavailableError{Server: u.server, Err: p.exitError("unexpectedly"), Stderr: redactText(p.stderrTail(), u.secret)})
+	u.setDead(&UnavailableError{Server: u.server, Err: p.exitError("unexpectedly"), Stderr: u.secret.Text(p.stderrTail())})
 	if !waitChan(stdoutEnded, drainGrace) {
 		// A process outside the group still holds stdout open.
 		p.stdout.Close()
