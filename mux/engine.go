@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -52,6 +53,7 @@ type Engine struct {
 	endpoints map[string]manifests.Endpoint // by canonical id
 	conns     map[string]*link              // by canonical id
 	failed    map[string]time.Time          // last time a server was unavailable
+	changed   []func(server string, tools []catalog.Tool)
 }
 
 var _ Backend = (*Engine)(nil)
@@ -285,11 +287,28 @@ func (c *link) dead() bool {
 // after the notification answers for it: servers that announce changes
 // right after initialize, or several at once, cost one list, not one each.
 func (e *Engine) refreshTools(server string, c *link) {
+	tools, ok := e.relist(server, c)
+	if !ok {
+		return
+	}
+	e.mu.Lock()
+	watchers, surface := slices.Clone(e.changed), e.surface
+	e.mu.Unlock()
+	for _, f := range watchers {
+		f(server, surface.Filter(server, tools))
+	}
+}
+
+// relist lists a server's tools again after a change notification, unless
+// a list that started after it answers for it already. A connection that
+// has not listed yet (one made for a call, the list coming from the
+// catalog cache) lists now: the cached list is out of date.
+func (e *Engine) relist(server string, c *link) ([]catalog.Tool, bool) {
 	seen := c.changes.Add(1)
 	c.toolsMu.Lock()
 	defer c.toolsMu.Unlock()
-	if c.tools == nil || c.listed >= seen {
-		return // the first list is still to come, or a later one was made
+	if c.tools != nil && c.listed >= seen {
+		return nil, false // a list that started after the notification answers for it
 	}
 	ctx, cancel := context.WithTimeout(e.life, upstream.DefaultConnectTimeout)
 	defer cancel()
@@ -299,10 +318,20 @@ func (e *Engine) refreshTools(server string, c *link) {
 		if e.opts.Logger != nil {
 			e.opts.Logger.Debug("re-listing tools failed", "server", server, "err", err)
 		}
-		return
+		return nil, false
 	}
 	c.tools, c.listed = tools, gen
 	e.record(server, tools)
+	return tools, true
+}
+
+// OnToolsChanged registers f to run after a server said its tool list
+// changed and the engine listed it again: f gets the server and its
+// authorized tools now. It runs on the goroutine that re-listed.
+func (e *Engine) OnToolsChanged(f func(server string, tools []catalog.Tool)) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.changed = append(e.changed, f)
 }
 
 // drop forgets a connection so that the next use reconnects.

@@ -70,6 +70,8 @@ func (s *Server) search(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallT
 		limit = *args.Limit
 	}
 	surface := s.eng.Surface()
+	s.activating.Lock()
+	defer s.activating.Unlock()
 	hits, err := s.index.Search(*args.Query, search.Options{Limit: limit, Only: surface.Deferred})
 	if err != nil {
 		return toolError("mcp_search: " + clip.Line(err.Error())), nil
@@ -77,8 +79,6 @@ func (s *Server) search(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallT
 	result := struct {
 		Tools []found `json:"tools"`
 	}{Tools: []found{}}
-	s.activating.Lock()
-	defer s.activating.Unlock()
 	var added []string
 	for _, h := range hits {
 		e, ok := s.byID[h.Server+"."+h.Name]

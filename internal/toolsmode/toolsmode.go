@@ -82,6 +82,9 @@ type Engine interface {
 	Cached(server string) (tools []catalog.Tool, ok bool)
 	// Call calls an authorized tool with raw JSON arguments.
 	Call(ctx context.Context, server, tool string, args json.RawMessage) (*catalog.Result, error)
+	// OnToolsChanged registers f to hear a server's authorized tools each
+	// time the server says its list changed.
+	OnToolsChanged(f func(server string, tools []catalog.Tool))
 }
 
 var _ Engine = (*mux.Engine)(nil)
@@ -101,10 +104,15 @@ type Server struct {
 	srv   *mcp.Server
 	index *search.Index // deferred tools; nil when none
 
-	byName map[string]*entry // every served tool, by exposed name; fixed after New
+	// lists are the authorized tools of each server served, as last
+	// listed; byName and byID are what is served of them. They, and index,
+	// change when a server's list does (toolsChanged), under activating.
+	lists  map[string][]catalog.Tool
+	byName map[string]*entry // every served tool, by exposed name
 	byID   map[string]*entry // the same, by "server.tool"
 
-	// activating serializes mcp_search's loading.
+	// activating serializes mcp_search's loading and the changes of a
+	// server's list, and guards lists, byName, byID and index.
 	activating sync.Mutex
 	// active holds the names the gate lets through. A name joins it only
 	// once the SDK's registry holds its tool, so a call the gate passes
@@ -134,31 +142,10 @@ func New(ctx context.Context, eng Engine, opts Options) (*Server, error) {
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
-	s := &Server{eng: eng, opts: opts, byName: map[string]*entry{}, byID: map[string]*entry{}, active: map[string]bool{}}
+	s := &Server{eng: eng, opts: opts, active: map[string]bool{}}
 	s.life, s.end = context.WithCancel(context.Background())
-	tools := s.load(ctx)
-	names, dropped := Assign(tools)
-	for _, t := range dropped {
-		s.warn("%s is not served: its exposed name is taken", t.ID())
-	}
-	deferred := map[string][]catalog.Tool{}
-	checker := newChecker()
-	for _, t := range tools {
-		name, ok := names[t.ID()]
-		if !ok {
-			continue
-		}
-		def := toolDef(name, t)
-		if err := checkDef(checker, def); err != nil {
-			s.warn("%s is not served: %s", t.ID(), err)
-			continue
-		}
-		e := &entry{name: name, tool: t, def: def, deferred: surface.Deferred(t.Server, t.Name)}
-		s.byName[name], s.byID[t.ID()] = e, e
-		if e.deferred {
-			deferred[t.Server] = append(deferred[t.Server], t)
-		}
-	}
+	s.lists = s.load(ctx)
+	deferred := s.entries(func(catalog.Tool) bool { return true })
 	if len(deferred) > 0 {
 		ix, err := search.OpenMem()
 		if err != nil {
@@ -173,12 +160,52 @@ func New(ctx context.Context, eng Engine, opts Options) (*Server, error) {
 		s.index = ix
 	}
 	s.srv = s.build()
+	eng.OnToolsChanged(s.toolsChanged)
 	return s, nil
 }
 
-// load returns the authorized tools of every server of the surface, in
-// the surface's order. Servers that must be listed are listed in parallel.
-func (s *Server) load(ctx context.Context) []catalog.Tool {
+// entries builds byName and byID from lists, and returns the deferred
+// tools by server. A tool that cannot be served is left out, with a
+// warning when warnFor says so.
+func (s *Server) entries(warnFor func(catalog.Tool) bool) map[string][]catalog.Tool {
+	surface := s.eng.Surface()
+	var tools []catalog.Tool
+	for _, srv := range surface.Servers {
+		tools = append(tools, s.lists[srv.ID]...)
+	}
+	s.byName, s.byID = map[string]*entry{}, map[string]*entry{}
+	names, dropped := Assign(tools)
+	for _, t := range dropped {
+		if warnFor(t) {
+			s.warn("%s is not served: its exposed name is taken", t.ID())
+		}
+	}
+	deferred := map[string][]catalog.Tool{}
+	checker := newChecker()
+	for _, t := range tools {
+		name, ok := names[t.ID()]
+		if !ok {
+			continue
+		}
+		def := toolDef(name, t)
+		if err := checkDef(checker, def); err != nil {
+			if warnFor(t) {
+				s.warn("%s is not served: %s", t.ID(), err)
+			}
+			continue
+		}
+		e := &entry{name: name, tool: t, def: def, deferred: surface.Deferred(t.Server, t.Name)}
+		s.byName[name], s.byID[t.ID()] = e, e
+		if e.deferred {
+			deferred[t.Server] = append(deferred[t.Server], t)
+		}
+	}
+	return deferred
+}
+
+// load returns the authorized tools of every server of the surface that
+// could be listed. Servers that must be listed are listed in parallel.
+func (s *Server) load(ctx context.Context) map[string][]catalog.Tool {
 	servers := s.eng.Surface().Servers
 	lists := make([][]catalog.Tool, len(servers))
 	errs := make([]error, len(servers))
@@ -195,13 +222,13 @@ func (s *Server) load(ctx context.Context) []catalog.Tool {
 		})
 	}
 	_ = g.Wait()
-	var all []catalog.Tool
+	all := map[string][]catalog.Tool{}
 	for i, srv := range servers {
 		if errs[i] != nil {
 			s.warn("the tools of %s are not served: %s", srv.ID, clip.Line(errs[i].Error()))
 			continue
 		}
-		all = append(all, lists[i]...)
+		all[srv.ID] = lists[i]
 	}
 	return all
 }
@@ -259,6 +286,8 @@ func (s *Server) Active() []string {
 
 // Deferred returns how many tools start hidden behind mcp_search.
 func (s *Server) Deferred() int {
+	s.activating.Lock()
+	defer s.activating.Unlock()
 	n := 0
 	for _, e := range s.byName {
 		if e.deferred {
@@ -279,6 +308,14 @@ func (s *Server) activate(names ...string) {
 	defer s.activeMu.Unlock()
 	for _, n := range names {
 		s.active[n] = true
+	}
+}
+
+func (s *Server) deactivate(names ...string) {
+	s.activeMu.Lock()
+	defer s.activeMu.Unlock()
+	for _, n := range names {
+		delete(s.active, n)
 	}
 }
 
@@ -348,6 +385,8 @@ func (p prefixWriter) Write(b []byte) (int, error) {
 // index. It does not close the engine.
 func (s *Server) Close() error {
 	s.end()
+	s.activating.Lock()
+	defer s.activating.Unlock()
 	if s.index != nil {
 		return s.index.Close()
 	}
