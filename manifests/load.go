@@ -21,64 +21,49 @@ import (
 // written: a symlink inside the root may point anywhere), and two agent
 // files with the same name. Every problem in every file is returned, as
 // Errors.
+//
+// Trust: r.Trust says whether the recipe's directory is trusted with the
+// files as they were read; when it is not, every endpoint carries
+// Untrusted and must not be started or reached.
 func Load(root string) (*Recipe, error) {
+	r, errs := load(root, defaultTrustPlace())
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return r, nil
+}
+
+// load reads the recipe at root as Load does, and returns what it could
+// read along with every problem. Trust is decided with p.
+func load(root string, p trustPlace) (*Recipe, Errors) {
 	root, err := filepath.Abs(root)
 	if err != nil {
-		return nil, err
+		return &Recipe{Root: root, Endpoints: map[string]Endpoint{}, Agents: map[string]*Agent{}}, asErrors(err, root)
 	}
 	r := &Recipe{Root: root, Endpoints: map[string]Endpoint{}, Agents: map[string]*Agent{}}
 	w := newWatch()
 	w.dir(root)
+	tr := newTrustReads(root)
 	var errs Errors
 
 	pkgPath := filepath.Join(root, "package.json")
 	w.file(pkgPath)
-	pkg, err := packageFile(root)
+	pkg, data, err := packageFile(root)
+	if data != nil {
+		tr.add(pkgPath, data)
+	}
 	if err != nil {
 		errs = append(errs, asErrors(err, "package.json")...)
 	}
 	r.Package = pkg
 
 	// Manifests, then local bindings over them.
-	from := map[string]Pos{} // canonical id -> where a manifest defined it
 	if pkg != nil {
-		for i, m := range pkg.Manifests {
-			rel := filepath.Clean(filepath.FromSlash(m))
-			path := filepath.Join(root, rel)
-			display := filepath.ToSlash(rel)
-			data, err := readFile(path, display)
-			if errors.Is(err, fs.ErrNotExist) {
-				errs = append(errs, &Error{Pos: pkg.ManifestsPos[i], Field: fmt.Sprintf("pi.mcp.manifests[%d]", i),
-					Value: m, Msg: "does not exist", Hint: "manifests are paths relative to package.json", Err: err})
-				continue
-			}
-			w.file(path)
-			if err != nil {
-				errs = append(errs, asErrors(err, display)...)
-				continue
-			}
-			eps, _, err := parseServers(data, display, "mcpServers", false)
-			if err != nil {
-				errs = append(errs, asErrors(err, display)...)
-				continue
-			}
-			for _, ep := range eps {
-				id := CanonicalID(ep.ID)
-				if prev, dup := from[id]; dup {
-					errs = append(errs, &Error{Pos: ep.Pos, Field: "mcpServers", Value: ep.ID,
-						Msg:  "is already defined by another manifest",
-						Hint: "it is defined at " + prev.String() + "; keep one definition"})
-					continue
-				}
-				from[id] = ep.Pos
-				ep.Dir = filepath.Dir(path)
-				r.Endpoints[id] = ep
-			}
-		}
+		errs = append(errs, loadManifests(r, root, w, tr)...)
 	}
 	localPath := filepath.Join(root, ".pi", "mcp.local.json")
 	w.dir(filepath.Dir(localPath))
-	if eps, found, err := readServersFile(localPath, ".pi/mcp.local.json", w); err != nil {
+	if eps, found, err := readServersFile(localPath, ".pi/mcp.local.json", w, tr); err != nil {
 		errs = append(errs, asErrors(err, ".pi/mcp.local.json")...)
 	} else if found {
 		for _, ep := range eps {
@@ -90,14 +75,59 @@ func Load(root string) (*Recipe, error) {
 	errs = append(errs, agentErrs...)
 
 	r.Files = w.list()
-	if len(errs) > 0 {
-		return nil, errs
+	// Every endpoint of a recipe comes from its own files.
+	project := map[string]bool{}
+	for id := range r.Endpoints {
+		project[id] = true
 	}
-	return r, nil
+	p.decide(r, tr, project)
+	return r, errs
+}
+
+// loadManifests reads the manifests r.Package names into r.Endpoints.
+func loadManifests(r *Recipe, root string, w *watch, tr *trustReads) Errors {
+	var errs Errors
+	pkg := r.Package
+	from := map[string]Pos{} // canonical id -> where a manifest defined it
+	for i, m := range pkg.Manifests {
+		rel := filepath.Clean(filepath.FromSlash(m))
+		path := filepath.Join(root, rel)
+		display := filepath.ToSlash(rel)
+		data, err := readFile(path, display)
+		if errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, &Error{Pos: pkg.ManifestsPos[i], Field: fmt.Sprintf("pi.mcp.manifests[%d]", i),
+				Value: m, Msg: "does not exist", Hint: "manifests are paths relative to package.json", Err: err})
+			continue
+		}
+		w.file(path)
+		if err != nil {
+			errs = append(errs, asErrors(err, display)...)
+			continue
+		}
+		tr.add(path, data)
+		eps, _, err := parseServers(data, display, "mcpServers", false)
+		if err != nil {
+			errs = append(errs, asErrors(err, display)...)
+			continue
+		}
+		for _, ep := range eps {
+			id := CanonicalID(ep.ID)
+			if prev, dup := from[id]; dup {
+				errs = append(errs, &Error{Pos: ep.Pos, Field: "mcpServers", Value: ep.ID,
+					Msg:  "is already defined by another manifest",
+					Hint: "it is defined at " + prev.String() + "; keep one definition"})
+				continue
+			}
+			from[id] = ep.Pos
+			ep.Dir = filepath.Dir(path)
+			r.Endpoints[id] = ep
+		}
+	}
+	return errs
 }
 
 // readServersFile reads an mcpServers file of ours if it exists.
-func readServersFile(path, display string, w *watch) ([]Endpoint, bool, error) {
+func readServersFile(path, display string, w *watch, tr *trustReads) ([]Endpoint, bool, error) {
 	data, err := readFile(path, display)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
@@ -106,6 +136,7 @@ func readServersFile(path, display string, w *watch) ([]Endpoint, bool, error) {
 	if err != nil {
 		return nil, true, err
 	}
+	tr.add(path, data)
 	eps, _, err := parseServers(data, display, "mcpServers", false)
 	if err != nil {
 		return nil, true, err

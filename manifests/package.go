@@ -173,23 +173,24 @@ func (c *checker) policies(n *node) []ServerPolicy {
 }
 
 // packageFile reads root/package.json for Load; like parsePackage it
-// returns what it could read along with the problems.
-func packageFile(root string) (*Package, error) {
+// returns what it could read along with the problems, and the bytes it
+// parsed (nil when it read none).
+func packageFile(root string) (*Package, []byte, error) {
 	path := filepath.Join(root, "package.json")
 	data, err := readFile(path, "package.json")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	pkg, err := parsePackage(data, "package.json")
 	if pkg != nil {
 		pkg.File = path
 	}
 	if err != nil {
-		return pkg, err
+		return pkg, data, err
 	}
 	if pkg == nil {
-		return nil, &Error{Pos: Pos{File: "package.json"}, Field: "pi.mcp", Msg: "is missing",
+		return nil, data, &Error{Pos: Pos{File: "package.json"}, Field: "pi.mcp", Msg: "is missing",
 			Hint: "a recipe's package.json declares its MCP servers under pi.mcp"}
 	}
-	return pkg, nil
+	return pkg, data, nil
 }

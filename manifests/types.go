@@ -45,6 +45,9 @@ type Endpoint struct {
 	Dir string `json:"-"`
 	// Pos is where the entry was written.
 	Pos Pos `json:"-"`
+	// Untrusted, when set, says the entry comes from a project directory
+	// that is not trusted: nothing may start or reach it (see Refusal).
+	Untrusted *UntrustedError `json:"-"`
 }
 
 // OAuth is an endpoint's OAuth client: a client registered with the
@@ -137,12 +140,16 @@ type Recipe struct {
 	// Agents by name.
 	Agents map[string]*Agent
 	// Files is every configuration file that was read, for reload watching,
-	// followed by the existing directories whose entries decide what is read
-	// (so that a file appearing there is noticed): absolute paths, files
-	// first, each part sorted.
+	// and the trust store, followed by the existing directories whose
+	// entries decide what is read (so that a file appearing there is
+	// noticed) and the trust store's: absolute paths, files first, each
+	// part sorted.
 	Files []string
 	// Warnings are problems that did not stop loading: entries of imported
-	// editor files that were skipped, an untrusted project file that was
-	// ignored. One line each, never holding a secret.
+	// editor files that were skipped, a project file that fails the
+	// ownership rule, a trust store that cannot be used. One line each,
+	// never holding a secret.
 	Warnings []string
+	// Trust is what trust the project files read need and have.
+	Trust TrustState
 }

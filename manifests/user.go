@@ -20,7 +20,8 @@ type userSource struct {
 	path    string
 	key     string // "mcpServers" or "servers"
 	ours    bool   // a pi file: problems are errors, not warnings
-	trusted bool   // read only when it passes the trust rule
+	trusted bool   // read only when it passes the ownership rule
+	project bool   // in the working directory: needs project trust
 }
 
 // LoadUser reads the user's own MCP configuration, the boundary outside any
@@ -33,9 +34,9 @@ type userSource struct {
 //     (Home/.cursor/mcp.json, then Cwd/.cursor/mcp.json), VS Code
 //     (Cwd/.vscode/mcp.json, key "servers"), Claude Code (Cwd/.mcp.json);
 //  2. Home/.pi/agent/mcp.json;
-//  3. Cwd/.pi/mcp.json, when trusted.
+//  3. Cwd/.pi/mcp.json, when it passes the ownership rule.
 //
-// Trust rule: the project file Cwd/.pi/mcp.json is read only when it is a
+// Ownership rule: the project file Cwd/.pi/mcp.json is read only when it is a
 // regular file (not a symlink) owned by the current user and not writable
 // by group or others, and its .pi directory is likewise a real directory
 // (not a symlink) owned by the current user and not writable by group or
@@ -43,73 +44,108 @@ type userSource struct {
 // without Unix ownership and permission bits, Windows, only the file types
 // are checked.)
 //
+// Project trust: the files read from Cwd are project files. Unless Cwd is
+// Home, the endpoints whose entry came from one carry Untrusted until Cwd
+// has been trusted with them (see Load); Home's and ConfigDir's files are
+// the user's own. The trust store is the one under ConfigDir.
+//
 // Missing files are fine. An invalid entry in an imported file, or an
 // imported file that cannot be read or parsed, is skipped with a warning;
 // in a pi file it is an error, and all errors come back as Errors. An
 // imported entry with "disabled": true is left out, and keys other programs
 // add to entries are ignored there.
 func LoadUser(u UserPaths) (*Recipe, error) {
+	r, errs := loadUser(u)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return r, nil
+}
+
+// loadUser reads as LoadUser does, and returns what it could read along
+// with every problem.
+func loadUser(u UserPaths) (*Recipe, Errors) {
 	cwd := u.Cwd
 	if cwd != "" {
 		abs, err := filepath.Abs(cwd)
 		if err != nil {
-			return nil, err
+			return &Recipe{User: true, Endpoints: map[string]Endpoint{}, Agents: map[string]*Agent{}}, asErrors(err, cwd)
 		}
 		cwd = abs
 	}
-	r := &Recipe{Root: cwd, User: true, Endpoints: map[string]Endpoint{}, Agents: map[string]*Agent{}}
-	w := newWatch()
-	var errs Errors
+	l := &userLoad{
+		r:       &Recipe{Root: cwd, User: true, Endpoints: map[string]Endpoint{}, Agents: map[string]*Agent{}},
+		w:       newWatch(),
+		tr:      newTrustReads(cwd),
+		project: map[string]bool{},
+	}
 	done := map[string]bool{}
 	for _, src := range userSources(u.Home, cwd, u.ConfigDir) {
 		if done[src.path] {
 			continue // Cwd is Home: one file, read once
 		}
 		done[src.path] = true
-		w.dir(filepath.Dir(src.path))
-		display := displayPath(src.path, cwd, u.Home)
-		if src.trusted {
-			if why := untrusted(src.path); why != "" {
-				if why != "missing" {
-					w.file(src.path)
-					r.Warnings = append(r.Warnings, fmt.Sprintf("%s: ignored: %s", display, why))
-				}
-				continue
+		l.read(src, displayPath(src.path, cwd, u.Home))
+	}
+	l.r.Files = l.w.list()
+	trustPlace{store: storeIn(u.ConfigDir), home: u.Home}.decide(l.r, l.tr, l.project)
+	return l.r, l.errs
+}
+
+// userLoad is one LoadUser in progress.
+type userLoad struct {
+	r       *Recipe
+	w       *watch
+	tr      *trustReads     // the project files read
+	project map[string]bool // canonical ids whose entry came from a project file
+	errs    Errors
+}
+
+// read reads one source into the recipe.
+func (l *userLoad) read(src userSource, display string) {
+	r := l.r
+	l.w.dir(filepath.Dir(src.path))
+	if src.trusted {
+		if why := untrusted(src.path); why != "" {
+			if why != "missing" {
+				l.w.file(src.path)
+				r.Warnings = append(r.Warnings, fmt.Sprintf("%s: ignored: %s", display, why))
 			}
-		}
-		data, err := readFile(src.path, display)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		w.file(src.path)
-		var eps []Endpoint
-		var skipped Errors
-		if err == nil {
-			eps, skipped, err = parseServers(data, display, src.key, !src.ours)
-		}
-		if err != nil {
-			if src.ours {
-				errs = append(errs, asErrors(err, display)...)
-			} else {
-				for _, e := range asErrors(err, display) {
-					r.Warnings = append(r.Warnings, "skipped file: "+e.Error())
-				}
-			}
-			continue
-		}
-		for _, e := range skipped {
-			r.Warnings = append(r.Warnings, "skipped entry: "+e.Error())
-		}
-		for _, ep := range eps {
-			ep.Dir = filepath.Dir(src.path)
-			r.Endpoints[CanonicalID(ep.ID)] = ep
+			return
 		}
 	}
-	r.Files = w.list()
-	if len(errs) > 0 {
-		return nil, errs
+	data, err := readFile(src.path, display)
+	if errors.Is(err, fs.ErrNotExist) {
+		return
 	}
-	return r, nil
+	l.w.file(src.path)
+	var eps []Endpoint
+	var skipped Errors
+	if err == nil {
+		if src.project {
+			l.tr.add(src.path, data)
+		}
+		eps, skipped, err = parseServers(data, display, src.key, !src.ours)
+	}
+	if err != nil {
+		if src.ours {
+			l.errs = append(l.errs, asErrors(err, display)...)
+		} else {
+			for _, e := range asErrors(err, display) {
+				r.Warnings = append(r.Warnings, "skipped file: "+e.Error())
+			}
+		}
+		return
+	}
+	for _, e := range skipped {
+		r.Warnings = append(r.Warnings, "skipped entry: "+e.Error())
+	}
+	for _, ep := range eps {
+		ep.Dir = filepath.Dir(src.path)
+		id := CanonicalID(ep.ID)
+		r.Endpoints[id] = ep
+		l.project[id] = src.project
+	}
 }
 
 func userSources(home, cwd, configDir string) []userSource {
@@ -122,11 +158,11 @@ func userSources(home, cwd, configDir string) []userSource {
 	}
 	add(configDir, userSource{path: filepath.Join("Claude", "claude_desktop_config.json"), key: "mcpServers"})
 	add(home, userSource{path: filepath.Join(".cursor", "mcp.json"), key: "mcpServers"})
-	add(cwd, userSource{path: filepath.Join(".cursor", "mcp.json"), key: "mcpServers"})
-	add(cwd, userSource{path: filepath.Join(".vscode", "mcp.json"), key: "servers"})
-	add(cwd, userSource{path: ".mcp.json", key: "mcpServers"})
+	add(cwd, userSource{path: filepath.Join(".cursor", "mcp.json"), key: "mcpServers", project: true})
+	add(cwd, userSource{path: filepath.Join(".vscode", "mcp.json"), key: "servers", project: true})
+	add(cwd, userSource{path: ".mcp.json", key: "mcpServers", project: true})
 	add(home, userSource{path: filepath.Join(".pi", "agent", "mcp.json"), key: "mcpServers", ours: true})
-	add(cwd, userSource{path: filepath.Join(".pi", "mcp.json"), key: "mcpServers", ours: true, trusted: true})
+	add(cwd, userSource{path: filepath.Join(".pi", "mcp.json"), key: "mcpServers", ours: true, trusted: true, project: true})
 	return out
 }
 
