@@ -5,8 +5,10 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -368,5 +370,23 @@ func TestManager_LoginPaste(t *testing.T) {
 	}
 	if !hasToken(rec) {
 		t.Errorf("no token after a pasted redirect")
+	}
+}
+
+// An endpoint from a directory the user has not trusted is refused before
+// anything is sent to its URL.
+func TestManager_LoginRefusesUntrusted(t *testing.T) {
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
+	defer srv.Close()
+	ep := manifests.Endpoint{ID: "notes", URL: srv.URL + "/mcp", Type: "http",
+		Untrusted: &manifests.UntrustedError{Server: "notes", Dir: "/x/recipe"}}
+	_, err := newManager(t).Login(context.Background(), ep, LoginOptions{Follow: true, Wait: time.Second})
+	var u *manifests.UntrustedError
+	if !errors.As(err, &u) {
+		t.Errorf("err = %v, want *manifests.UntrustedError", err)
+	}
+	if n := hits.Load(); n != 0 {
+		t.Errorf("%d requests reached the untrusted endpoint's URL", n)
 	}
 }

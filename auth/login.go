@@ -49,8 +49,13 @@ const defaultWait = 5 * time.Minute
 // authorization server approves by itself.
 //
 // Its errors hold none of the login's secrets: the endpoint's, the
-// client's secret, the PKCE verifier, the code and the tokens.
+// client's secret, the PKCE verifier, the code and the tokens. An endpoint
+// from a directory the user has not trusted is refused before anything is
+// sent.
 func (m *Manager) Login(ctx context.Context, ep manifests.Endpoint, opts LoginOptions) (*Record, error) {
+	if err := ep.Refusal(); err != nil {
+		return nil, err
+	}
 	secrets := new(redact.Set)
 	ep.AddSecrets(secrets)
 	rec, err := m.login(ctx, ep, opts, secrets)

@@ -20,6 +20,9 @@ type Report struct {
 	Agents   map[string]*Surface `json:"agents"`
 	Problems []string            `json:"problems"`
 	Warnings []string            `json:"warnings"`
+	// Trust is what trust the recipe's project files need and have;
+	// nil when it could not be read.
+	Trust *manifests.TrustState `json:"trust,omitempty"`
 }
 
 // Check resolves the recipe at root (r and readErr are what reading it
@@ -31,6 +34,7 @@ func Check(root string, user bool, r *manifests.Recipe, readErr error, agent str
 		return rep
 	}
 	rep.Warnings = append(rep.Warnings, r.Warnings...)
+	rep.Trust = &r.Trust
 	rep.Boundary, _, _ = Resolve(r, "")
 	names := []string{agent}
 	if agent == "" {

@@ -128,6 +128,14 @@ func (e *Engine) Surface() *catalog.Surface {
 	return e.surface
 }
 
+// refusal is why a server's endpoint may not be started or reached (its
+// directory is not trusted), or nil.
+func (e *Engine) refusal(server string) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.endpoints[manifests.CanonicalID(server)].Refusal()
+}
+
 // EndpointKey identifies a server's endpoint definition, computed once per
 // definition. It keys the endpoint as expanded, so that one definition
 // whose variables differ (another token, another option) has tools of its
@@ -172,8 +180,9 @@ func (e *Engine) connected(server string) bool {
 }
 
 // Reconfigure replaces the surface and the endpoints, as after the
-// configuration files changed. Connections to servers that left the surface
-// or whose endpoint definition changed are closed; the rest stay warm.
+// configuration files changed. Connections to servers that left the surface,
+// whose endpoint definition changed or that may not be reached any more
+// (their directory is no longer trusted) are closed; the rest stay warm.
 func (e *Engine) Reconfigure(s *catalog.Surface, endpoints map[string]manifests.Endpoint) {
 	e.addSecrets(endpoints)
 	e.mu.Lock()
@@ -183,7 +192,7 @@ func (e *Engine) Reconfigure(s *catalog.Surface, endpoints map[string]manifests.
 	for key, c := range e.conns {
 		ep, ok := endpoints[key]
 		_, inSurface := s.Server(key)
-		if !ok || !inSurface || catalog.EndpointKey(ep) != c.epKey {
+		if !ok || !inSurface || catalog.EndpointKey(ep) != c.epKey || ep.Refusal() != nil {
 			delete(e.conns, key)
 			gone = append(gone, c)
 		}
@@ -219,6 +228,10 @@ func (e *Engine) connect(ctx context.Context, srv *catalog.ServerSurface) (*link
 	}
 	if !ok {
 		ep, found := e.endpoints[key]
+		if err := ep.Refusal(); found && err != nil {
+			e.mu.Unlock()
+			return nil, err
+		}
 		c = &link{ready: make(chan struct{})}
 		if found {
 			c.epKey = catalog.EndpointKey(ep)

@@ -42,6 +42,50 @@ type Config struct {
 	Warnings  []string
 	// Watch lists files and directories whose changes trigger a reload.
 	Watch []string
+	// trust is the trust store as it was before the files were read: a
+	// request that finds it changed reloads first, so that trusting or
+	// forgetting a directory counts from the next request on.
+	trust fileStamp
+}
+
+// Untrusted is the refusal of the first server of the surface whose
+// endpoint may not be started (its directory is not trusted), or nil.
+func (c *Config) Untrusted() error {
+	for _, srv := range c.Surface.Servers {
+		if err := c.Endpoints[manifests.CanonicalID(srv.ID)].Refusal(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fileStamp is what a stat said of the trust store, to tell that it
+// changed. The zero value was never taken and never changes.
+type fileStamp struct {
+	taken bool
+	fi    os.FileInfo // nil: missing
+}
+
+func stampTrustStore() fileStamp {
+	path, err := manifests.TrustStorePath()
+	if err != nil {
+		return fileStamp{}
+	}
+	fi, _ := os.Stat(path)
+	return fileStamp{taken: true, fi: fi}
+}
+
+// changed says whether the trust store is not as it was stamped. It costs
+// one stat.
+func (s fileStamp) changed() bool {
+	if !s.taken {
+		return false
+	}
+	now := stampTrustStore().fi
+	if now == nil || s.fi == nil {
+		return (now == nil) != (s.fi == nil)
+	}
+	return !os.SameFile(now, s.fi) || !now.ModTime().Equal(s.fi.ModTime()) || now.Size() != s.fi.Size()
 }
 
 // Options configure a multiplexer.
@@ -359,9 +403,10 @@ func (d *Multiplexer) serve(ctx context.Context, req *request, guest bool) *resp
 		return &response{Version: wireVersion}
 	case req.Env != "" && req.Env != d.env.Digest:
 		return &response{Stale: true}
-	case loadErr != nil:
+	case loadErr != nil || cfg.trust.changed():
 		// A broken edit is reported until it is fixed, and a fix counts
-		// at once, not only after the watcher's debounce.
+		// at once, not only after the watcher's debounce; so does a
+		// change of trust.
 		fixed := d.reload()
 		if fixed == nil {
 			d.mu.Lock()

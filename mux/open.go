@@ -40,8 +40,9 @@ func (o OpenOptions) warn(format string, args ...any) {
 // Open returns what the verbs talk to for t. Inside a session that is the
 // session's own multiplexer and nothing else (sessionClient). Outside one
 // it is the target's multiplexer, started when it is not running, or where
-// none can run (MCP_NO_MUX, a system without them, a binary that `go run`
-// will delete) an engine in this process. When a multiplexer cannot be
+// none can run or should (MCP_NO_MUX, a system without them, a binary that
+// `go run` will delete, a target trusted for this invocation only) an
+// engine in this process. When a multiplexer cannot be
 // started, Open says so and connects directly; when the multiplexer could
 // not read the configuration, the direct path reads it again and says
 // what is wrong.
@@ -77,7 +78,7 @@ func Open(ctx context.Context, t Target, o OpenOptions) (Backend, error) {
 // direct says whether t, outside a session, is served in this process
 // rather than by a multiplexer.
 func direct(t Target) bool {
-	if !Supported || os.Getenv(NoMuxEnv) != "" {
+	if !Supported || t.TrustOnce || os.Getenv(NoMuxEnv) != "" {
 		return true
 	}
 	// go run deletes this binary when it exits; a multiplexer of its

@@ -53,6 +53,11 @@ type Target struct {
 	Root  string `json:"root"`
 	User  bool   `json:"user,omitempty"`
 	Agent string `json:"agent,omitempty"`
+
+	// TrustOnce trusts the recipe for this invocation only, as the person
+	// at the command line asked (--trust): nothing is recorded, and no
+	// multiplexer serves it, so nothing it starts outlives the invocation.
+	TrustOnce bool `json:"-"`
 }
 
 // SessionTarget is the target of session id, whose multiplexer listens on
@@ -191,6 +196,8 @@ func targetFromEnv() (Target, error) {
 // with an error). A session keeps the surface it started with and re-reads
 // only the endpoints, so that rotated credentials are picked up.
 func (t Target) Load() (*Config, error) {
+	// Taken before the files are read: a change after this is seen.
+	trust := stampTrustStore()
 	if t.InSession {
 		st, err := session.Load(t.Session)
 		if err != nil {
@@ -204,14 +211,17 @@ func (t Target) Load() (*Config, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Config{Surface: st.Surface.Within(boundary), Endpoints: r.Endpoints, Watch: watchList(r)}, nil
+		return &Config{Surface: st.Surface.Within(boundary), Endpoints: r.Endpoints, Watch: watchList(r), trust: trust}, nil
 	}
 	r, err := manifests.Read(t.Root, t.User)
 	if err != nil {
 		return nil, err
 	}
+	if t.TrustOnce {
+		r.TrustOnce()
+	}
 	s, warns, err := catalog.Resolve(r, t.Agent)
-	cfg := &Config{Surface: s, Endpoints: r.Endpoints, Warnings: append(slices.Clone(r.Warnings), warns...), Watch: watchList(r)}
+	cfg := &Config{Surface: s, Endpoints: r.Endpoints, Warnings: append(slices.Clone(r.Warnings), warns...), Watch: watchList(r), trust: trust}
 	return cfg, err
 }
 

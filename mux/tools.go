@@ -15,11 +15,12 @@ import (
 )
 
 // Cached returns a server's authorized tools as last recorded in the
-// catalog cache, without connecting; ok is false when it has not been seen.
+// catalog cache, without connecting; ok is false when it has not been seen,
+// and for a server that may not be reached (its directory is not trusted).
 func (e *Engine) Cached(server string) (tools []catalog.Tool, ok bool) {
 	s := e.Surface()
 	srv, found := s.Server(server)
-	if !found {
+	if !found || e.refusal(srv.ID) != nil {
 		return nil, false
 	}
 	entry := e.cached(srv.ID)
@@ -91,6 +92,11 @@ func (e *Engine) Tools(ctx context.Context, server string) ([]catalog.Tool, erro
 func (e *Engine) tools(ctx context.Context, server string, connect bool) ([]catalog.Tool, error) {
 	srv, s, err := e.server(server)
 	if err != nil {
+		return nil, err
+	}
+	// What an untrusted recipe says is not shown as if it could be used,
+	// not even from the cache.
+	if err := e.refusal(srv.ID); err != nil {
 		return nil, err
 	}
 	if !connect && !e.connected(srv.ID) {

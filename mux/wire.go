@@ -118,6 +118,7 @@ var wireKinds = []wireKind{
 	kind[NoEndpointError]("no_endpoint"),
 	kind[upstream.RPCError]("rpc"),
 	kind[manifests.MissingVarError]("missing_var"),
+	kind[manifests.UntrustedError]("untrusted"),
 	kind[auth.LoginRequiredError]("login_required"),
 	kind[auth.NoClientError]("no_client"),
 	kind[auth.NoOAuthError]("no_oauth"),

@@ -243,6 +243,18 @@ func (b *bench) prepare() error {
 			return err
 		}
 	}
+	recipes := []string{b.everythingRecipe(), b.npxRecipe()}
+	if b.catalog != "" {
+		recipes = append(recipes, b.catalogRecipe())
+	}
+	if err := trustRecipes(b.mcp, b.env, recipes); err != nil {
+		return err
+	}
+	if b.baselineMcp != "" {
+		if err := trustRecipes(b.baselineMcp, b.baseEnv, recipes); err != nil {
+			return err
+		}
+	}
 	v := child{dir: b.work, env: b.env, argv: []string{b.mcp, "version"}}
 	out, _, err := v.output()
 	if err != nil {

@@ -51,6 +51,22 @@ func writeRecipe(dir string, servers map[string]server, include []string) error 
 	return writeJSON(filepath.Join(dir, "mcp.json"), map[string]any{"mcpServers": servers})
 }
 
+// trustRecipes trusts each recipe with `mcp trust DIR`, as a person who
+// has read it would. A build from before project trust has no trust
+// command, and starts any recipe's servers without one.
+func trustRecipes(mcp string, env []string, dirs []string) error {
+	help, _, _ := child{env: env, argv: []string{mcp, "--help"}}.output()
+	if !strings.Contains(help, "\n  trust") {
+		return nil
+	}
+	for _, dir := range dirs {
+		if _, stderr, err := (child{env: env, argv: []string{mcp, "trust", dir}}).output(); err != nil {
+			return fmt.Errorf("%s trust %s: %v: %s", mcp, dir, err, tail(stderr))
+		}
+	}
+	return nil
+}
+
 // writeMcporter writes mcporter's project configuration (config/mcporter.json
 // under dir) with one keep-alive server and no imports of other tools'
 // configurations.

@@ -9,6 +9,8 @@ rounds=${1:-7}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# A configuration of its own: trusting the recipe touches no one else's.
+export XDG_CONFIG_HOME="$work/config"
 CGO_ENABLED=0 go build -trimpath -o "$work/mcp" "$top/cmd/mcp"
 go build -o "$work/contacts-server" "$top/examples/contacts/server"
 mkdir -p "$work/recipe"
@@ -17,6 +19,8 @@ cat > "$work/recipe/package.json" <<'JSON'
   { "id": "contacts", "tools": { "include": ["search_contacts", "get_contact"] } } ] } } }
 JSON
 printf '{ "mcpServers": { "contacts": { "command": "%s" } } }\n' "$work/contacts-server" > "$work/recipe/mcp.json"
+# Trusted as a person would trust it, having read it.
+"$work/mcp" trust "$work/recipe" >/dev/null
 cat > "$work/chain.js" <<'JS'
 const out = [];
 for (let i = 1; i <= 5; i++) {

@@ -28,6 +28,7 @@ type app struct {
 	globals        *Globals
 
 	recipeDir, agent string // host flags
+	trustOnce        bool   // --trust
 	sessionID        string // MCP_SESSION; set (even empty) means inside a session
 	session          bool
 
@@ -85,7 +86,9 @@ func (a *app) target() (mux.Target, error) {
 	if err != nil {
 		return mux.Target{}, err
 	}
-	return mux.HostTarget(root, user, a.agent)
+	t, err := mux.HostTarget(root, user, a.agent)
+	t.TrustOnce = a.trustOnce
+	return t, err
 }
 
 // config reads what this invocation serves, printing the reader's

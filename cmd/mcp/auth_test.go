@@ -141,6 +141,7 @@ func TestAuth_NothingLeaks(t *testing.T) {
 			t.Errorf("mcp %s: exit %d, want %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), code, want, &stdout, &stderr)
 		}
 	}
+	run(0, "trust")
 	run(4, "call", "notes.whoami")
 	run(0, "auth", "login", "notes", "--follow")
 	run(0, "auth", "login", "notes", "--follow", "--json")

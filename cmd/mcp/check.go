@@ -52,6 +52,9 @@ func printReport(a *app, rep *catalog.Report, r *manifests.Recipe) {
 	} else {
 		fmt.Fprintf(w, "recipe %s\n", rep.Recipe)
 	}
+	if rep.Trust != nil {
+		fmt.Fprintln(w, trustLine(rep.Trust))
+	}
 	if rep.Boundary != nil {
 		fmt.Fprintln(w, "package boundary:")
 		for _, srv := range rep.Boundary.Servers {

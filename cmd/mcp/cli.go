@@ -36,6 +36,8 @@ type hostCLI struct {
 	Globals
 	Recipe string `help:"Recipe directory (default: the nearest directory at or above the working directory whose package.json has pi.mcp)." placeholder:"DIR"`
 	Agent  string `help:"Use this agent's surface instead of the whole package boundary." placeholder:"NAME"`
+	// TrustOnce is --trust; the trust command is Trust.
+	TrustOnce bool `name:"trust" help:"Trust the recipe (or the working directory's MCP files) for this command only: its servers may start, nothing is recorded, and no multiplexer keeps them after it."`
 
 	ShowVersion kong.VersionFlag `name:"version" help:"Print the version, commit and build date."`
 
@@ -45,6 +47,7 @@ type hostCLI struct {
 	Run     runCmd     `cmd:"" help:"Run a JavaScript program whose functions are the authorized tools.\n\n  mcp run -e 'const r = await contacts.search_contacts({query: \"ada\"}); r.contacts.length'"`
 	Check   checkCmd   `cmd:"" help:"Validate the recipe and print each agent's resolved surface.\n\n  mcp check --agent support"`
 	Session sessionCmd `cmd:"" help:"Start or stop a session: a fixed surface for one agent.\n\n  eval \"$(mcp session start --agent support)\""`
+	Trust   trustCmd   `cmd:"" help:"Let a project directory's servers start: record it with a digest of the files that can start a process or send a credential.\n\n  mcp trust\n  mcp trust ~/src/recipe\n  mcp trust --list\n  mcp trust --forget ~/src/recipe"`
 	Auth    authCmd    `cmd:"" help:"Log in to servers that use OAuth, log out, show stored logins.\n\n  mcp auth login notes"`
 	Daemon  daemonCmd  `cmd:"" help:"Show or stop the multiplexers that keep servers warm.\n\n  mcp daemon status\n  mcp daemon stop --all"`
 	Serve   serveCmd   `cmd:"" help:"Tools mode: one stdio MCP server with an agent's eager tools, and mcp_search for its deferred ones.\n\n  mcp serve --agent support"`
@@ -115,7 +118,7 @@ func (a *app) run(args []string) (err error) {
 		}
 		return err
 	}
-	a.recipeDir, a.agent = host.Recipe, host.Agent
+	a.recipeDir, a.agent, a.trustOnce = host.Recipe, host.Agent, host.TrustOnce
 	return kctx.Run(a)
 }
 

@@ -63,11 +63,16 @@ func (manCmd) Run(a *app, k *kong.Context) error {
 			"that a recipe authorizes, through four verbs: search, list, call and run. A recipe is a directory whose "+
 			"package.json names its servers and agents under pi.mcp; `mcp check` shows what each agent may use, and "+
 			"`mcp session start --agent NAME` fixes one agent's surface for every process started from that shell.").
+		WithSection("Project trust", "A project directory's files that can start a process or send a credential "+
+			"(a recipe's package.json, manifests and .pi/mcp.local.json; the editor configurations of the working directory) "+
+			"start nothing until `mcp trust DIR` has recorded the directory with a digest of them, in mcp/trust.json of the user's "+
+			"config directory; a changed file is untrusted again. --trust trusts them for one command and records nothing.").
 		WithSection("Sessions", "A process with MCP_SESSION set is inside a session: its surface is fixed when the session starts, "+
 			"mcp offers only search, list, call and run, and it refuses every other command, "+
 			"ad-hoc transports, URL selectors, config overrides and persistence flags with exit status 2.").
 		WithSection("Exit status", "0 ok; 1 the tool ran and reported an error; 2 usage error or refused; "+
-			"3 not available in this session; 4 upstream unavailable (start, connect, timeout); 5 invalid configuration.").
+			"3 not available in this session; 4 upstream unavailable (start, connect, timeout); "+
+			"5 invalid configuration, or a server of a directory that is not trusted.").
 		WithSection("Environment", "MCP_SESSION names the session this process belongs to and its multiplexer's socket, ID@SOCKET (set by `mcp session start`).")
 	_, err := fmt.Fprint(a.stdout, page.Build(roff.NewDocument()))
 	return err

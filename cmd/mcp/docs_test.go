@@ -2,11 +2,15 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/mcpsh/mcp/internal/exit"
 )
 
 // runOutside runs mcp outside a session, whatever the environment says.
@@ -88,5 +92,55 @@ func TestDocs_completionScripts(t *testing.T) {
 		if !strings.Contains(script, "COMP_LINE=") && !strings.Contains(script, "COMP_LINE (") {
 			t.Errorf("%s script does not pass COMP_LINE:\n%s", shell, script)
 		}
+	}
+}
+
+// The README's first command works as it is written on a fresh machine
+// (a home with nothing in it), records nothing, and leaves a later
+// command without --trust untrusted.
+func TestDocs_firstCommand(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, _ := strings.Cut(string(readme), "```sh\n")
+	line, _, _ := strings.Cut(rest, "\n")
+	args, ok := strings.CutPrefix(line, "go run ./cmd/mcp ")
+	if !ok {
+		t.Fatalf("the README's first command is %q, not go run ./cmd/mcp", line)
+	}
+	// The Go toolchain keeps its caches: the example server is built with
+	// go run, and a fresh machine would download its modules.
+	for _, v := range []string{"GOMODCACHE", "GOCACHE", "GOPATH"} {
+		out, err := exec.Command("go", "env", v).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Setenv(v, strings.TrimSpace(string(out)))
+	}
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(home, ".cache"))
+	t.Setenv("XDG_RUNTIME_DIR", "")
+	t.Setenv("TMPDIR", home)
+	t.Setenv("MCP_SESSION", "")
+	os.Unsetenv("MCP_SESSION")
+	t.Chdir(filepath.Join("..", ".."))
+	run := func(args ...string) (int, string, string) {
+		var stdout, stderr strings.Builder
+		code := Main(args, strings.NewReader(""), &stdout, &stderr)
+		return code, stdout.String(), stderr.String()
+	}
+	code, stdout, stderr := run(strings.Fields(args)...)
+	if code != 0 || !strings.Contains(stdout, "Ada Lovelace") {
+		t.Fatalf("%s: exit %d\nstdout: %s\nstderr: %s", line, code, stdout, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(home, ".config", "mcp", "trust.json")); !os.IsNotExist(err) {
+		t.Errorf("--trust recorded something: %v", err)
+	}
+	without := strings.Replace(args, "--trust ", "", 1)
+	if code, _, stderr := run(strings.Fields(without)...); code != exit.Config || !strings.Contains(stderr, "which you have not trusted") {
+		t.Errorf("without --trust: exit %d, stderr %q", code, stderr)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/mcpsh/mcp/auth"
@@ -80,6 +81,7 @@ func hint(err error) string {
 		missing   *manifests.MissingVarError
 		noClient  *auth.NoClientError
 		jsLimit   *script.LimitError
+		untrusted *manifests.UntrustedError
 	)
 	switch exit.Code(err) {
 	case exit.Usage:
@@ -94,6 +96,8 @@ func hint(err error) string {
 		return "`mcp search WORDS` and `mcp list` show what this session can use"
 	case exit.Config:
 		switch {
+		case errors.As(err, &untrusted):
+			return untrustedHint(untrusted)
 		case errors.As(err, &noEP):
 			return "say where it lives in a manifest named by package.json, or in .pi/mcp.local.json"
 		case errors.As(err, &missing):
@@ -110,6 +114,15 @@ func hint(err error) string {
 		}
 	}
 	return ""
+}
+
+// untrustedHint says how to let a server of an untrusted directory start.
+func untrustedHint(e *manifests.UntrustedError) string {
+	cmd := "`" + trustCommand(e.Dir) + "`"
+	if _, inSession := os.LookupEnv(session.EnvVar); inSession {
+		return "outside the session, run " + cmd + " after reading its files"
+	}
+	return "run " + cmd + " after reading its files, or add --trust to let it start for this command only"
 }
 
 // oneLine keeps an error message on one line.

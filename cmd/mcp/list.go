@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/manifests"
 	"github.com/mcpsh/mcp/mux"
 )
 
@@ -53,7 +55,9 @@ type serverLine struct {
 
 // servers prints one line per server of the surface, connecting to them in
 // parallel. A server that cannot be reached is shown with its reason and
-// makes the exit code 4.
+// makes the exit code 4. A server whose directory is not trusted is shown
+// as untrusted, with a hint of what trusting it would allow; that alone
+// does not fail the overview.
 func (c *listCmd) servers(ctx context.Context, a *app, b mux.Backend) error {
 	cat, err := b.Catalog(ctx, mux.Counted)
 	if err != nil {
@@ -61,33 +65,46 @@ func (c *listCmd) servers(ctx context.Context, a *app, b mux.Backend) error {
 	}
 	lines := make([]serverLine, len(cat.Servers))
 	var firstErr error
+	var untrusted []error
 	for i, s := range cat.Servers {
 		lines[i] = serverLine{ID: s.ID, Tools: s.Count}
-		if s.Err != nil {
-			lines[i].Error = errorSummary(s.Err)
-			if firstErr == nil {
-				firstErr = s.Err
-			}
+		if s.Err == nil {
+			continue
+		}
+		lines[i].Error = errorSummary(s.Err)
+		var u *manifests.UntrustedError
+		switch {
+		case errors.As(s.Err, &u):
+			untrusted = append(untrusted, s.Err)
+		case firstErr == nil:
+			firstErr = s.Err
 		}
 	}
-	if a.globals.JSON {
-		if err := a.writeJSON(lines); err != nil {
-			return err
-		}
-	} else {
-		if len(lines) == 0 {
-			fmt.Fprintln(a.stderr, "mcp: no servers are authorized here")
-		}
-		for _, l := range lines {
-			if l.Error != "" {
-				fmt.Fprintf(a.stdout, "%s  %s\n", l.ID, l.Error)
-			} else {
-				fmt.Fprintf(a.stdout, "%s  %d %s\n", l.ID, l.Tools, plural(l.Tools, "tool", "tools"))
-			}
-		}
+	if err := c.printServers(a, lines); err != nil {
+		return err
+	}
+	for _, h := range untrustedHints(untrusted) {
+		fmt.Fprintf(a.stderr, "mcp: hint: %s\n", h)
 	}
 	if firstErr != nil {
 		return &alreadyReported{err: firstErr}
+	}
+	return nil
+}
+
+func (c *listCmd) printServers(a *app, lines []serverLine) error {
+	if a.globals.JSON {
+		return a.writeJSON(lines)
+	}
+	if len(lines) == 0 {
+		fmt.Fprintln(a.stderr, "mcp: no servers are authorized here")
+	}
+	for _, l := range lines {
+		if l.Error != "" {
+			fmt.Fprintf(a.stdout, "%s  %s\n", l.ID, l.Error)
+		} else {
+			fmt.Fprintf(a.stdout, "%s  %d %s\n", l.ID, l.Tools, plural(l.Tools, "tool", "tools"))
+		}
 	}
 	return nil
 }

@@ -68,7 +68,14 @@ func newMuxEnv(t *testing.T) *muxEnv {
 		"FAKE_EVENTS=" + m.events,
 	}
 	t.Cleanup(func() { stopDaemons(t, filepath.Join(tmp, "mcp-"+strconv.Itoa(os.Getuid()))) })
+	m.trust()
 	return m
+}
+
+// trust trusts the recipe as it is now, as a person who has read it would.
+func (m *muxEnv) trust() {
+	m.t.Helper()
+	m.must("trust")
 }
 
 func mkdir(t *testing.T, dir string) {

@@ -59,7 +59,8 @@ func TestMuxReloadsOnHost(t *testing.T) {
 }
 
 // Inside a session the surface stays as it was at start, but a rotated
-// credential in the local binding reaches the server.
+// credential in the local binding reaches the server once the host has
+// trusted the changed binding.
 func TestMuxReloadsInSession(t *testing.T) {
 	m := newMuxEnv(t)
 	binding := func(token string) {
@@ -67,6 +68,7 @@ func TestMuxReloadsInSession(t *testing.T) {
 			`{"mcpServers": {"fake": {"command": "fake-server", "env": {"FAKE_TOKEN": "`+token+`"}}}}`)
 	}
 	binding("first")
+	m.trust()
 	r := m.run(nil, "session", "start", "--agent", "sleeper")
 	id, ok := strings.CutPrefix(strings.TrimSpace(r.stdout), "export MCP_SESSION=")
 	if r.code != 0 || !ok {
@@ -90,6 +92,7 @@ func TestMuxReloadsInSession(t *testing.T) {
 	if !eventually(10*time.Second, func() bool { return m.status(sock).Reloads > before }) {
 		t.Fatal("the session's multiplexer did not reload")
 	}
+	m.trust()
 	if got := token(); got != "second" {
 		t.Errorf("after rotating the credential the server sees %q, want second", got)
 	}

@@ -34,6 +34,7 @@ func TestMuxPackageRunner(t *testing.T) {
 	writeFile(t, filepath.Join(m.root, "mcp.json"), string(manifest))
 	writeFile(t, filepath.Join(m.root, "package.json"), `{"pi": {"mcp": {"manifests": ["mcp.json"], "servers": [
 	  {"id": "direct", "tools": {"include": ["echo"]}}, {"id": "runner", "tools": {"include": ["echo"]}}]}}}`)
+	m.trust()
 	sock := m.socket("")
 	for _, tc := range []struct {
 		server string

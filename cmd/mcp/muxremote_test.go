@@ -80,6 +80,7 @@ func TestMuxRemoteFaults(t *testing.T) {
 	  {"id": "fake", "tools": {"include": ["echo"]}},
 	  {"id": "events", "tools": {"include": ["echo"]}},
 	  {"id": "broken", "tools": {"include": ["echo"]}}]}}}`)
+	m.trust()
 
 	r := m.expect(exit.Upstream, "mcp: error: server broken is unavailable", "call", "broken.echo", "message=x")
 	if !strings.Contains(r.stderr, "500") || strings.Count(strings.TrimSpace(r.stderr), "\n") > 1 {

@@ -16,7 +16,8 @@ var refusedFlags = map[string]string{
 	"--transport": "ad-hoc transports", "--command": "ad-hoc transports", "--url": "URL selectors",
 	"--header": "ad-hoc transports", "--env": "ad-hoc transports",
 	"--config": "config overrides", "--manifest": "config overrides", "--package": "config overrides",
-	"--agent": "config overrides", "--recipe": "config overrides", "-c": "config overrides", "-C": "config overrides",
+	"--agent": "config overrides", "--recipe": "config overrides", "--trust": "config overrides",
+	"-c": "config overrides", "-C": "config overrides",
 	"--save": "persistence flags", "--persist": "persistence flags",
 }
 

@@ -3,12 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
 
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/script"
+	"github.com/mcpsh/mcp/manifests"
 	"github.com/mcpsh/mcp/mux"
 	"github.com/mcpsh/mcp/search"
 )
@@ -86,7 +88,8 @@ var _ script.Host = (*runHost)(nil)
 
 // newRunHost learns each server's authorized tools: from the catalog cache
 // when the server has been seen, else by connecting. A server that cannot
-// be reached contributes no tools; calls to it fail as unavailable.
+// be reached contributes no tools; calls to it fail as unavailable. A
+// server whose directory is not trusted fails the run before it starts.
 func newRunHost(ctx context.Context, a *app, b mux.Backend) (*runHost, error) {
 	cat, err := b.Catalog(ctx, mux.Known)
 	if err != nil {
@@ -94,6 +97,10 @@ func newRunHost(ctx context.Context, a *app, b mux.Backend) (*runHost, error) {
 	}
 	h := &runHost{a: a, b: b, surface: cat.Surface, tools: map[string][]catalog.Tool{}}
 	for _, s := range cat.Servers {
+		var u *manifests.UntrustedError
+		if errors.As(s.Err, &u) {
+			return nil, s.Err
+		}
 		if s.Err != nil {
 			a.warn("%s: %s", s.ID, oneLine(s.Err))
 			continue

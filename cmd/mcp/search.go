@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/mcpsh/mcp/manifests"
 	"github.com/mcpsh/mcp/mux"
 	"github.com/mcpsh/mcp/search"
 )
@@ -38,11 +40,20 @@ func (c *searchCmd) Run(a *app) error {
 	})
 }
 
-// search runs a query, with a warning for each server it left out.
+// search runs a query, with a warning for each server it left out. A
+// server whose directory is not trusted fails the search: its tools are
+// not shown as if they could be used, and a search without them would
+// look complete.
 func (a *app) search(ctx context.Context, b mux.Backend, req search.Request) (*search.Answer, error) {
 	ans, err := b.Search(ctx, req)
 	if err != nil {
 		return nil, err
+	}
+	for _, s := range ans.Skipped {
+		var u *manifests.UntrustedError
+		if errors.As(s.Err, &u) {
+			return nil, s.Err
+		}
 	}
 	for _, s := range ans.Skipped {
 		a.warn("%s is not searched: %s", s.Server, oneLine(s.Err))

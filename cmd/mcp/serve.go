@@ -27,6 +27,9 @@ func (serveCmd) Run(a *app) error {
 	if err != nil {
 		return err
 	}
+	if err := cfg.Untrusted(); err != nil {
+		return err
+	}
 	s := cfg.Surface
 	if s.Mode != catalog.ModeTools {
 		return &usageError{

@@ -32,7 +32,7 @@ func serveEnv(t *testing.T) []string {
 	t.Helper()
 	dir, node, home := testenv.Dir(t), testenv.Node(t), t.TempDir()
 	modules := filepath.Join(dir, "node_modules", "@modelcontextprotocol")
-	return []string{
+	env := []string{
 		session.EnvVar + "=" + unsetSession,
 		"HOME=" + home,
 		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"),
@@ -43,6 +43,11 @@ func serveEnv(t *testing.T) []string {
 		"MEMORY_FILE=" + filepath.Join(home, "memory.jsonl"),
 		"GORACE=atexit_sleep_ms=0",
 	}
+	// Whoever sets up a host trusts the recipe once, as a person would.
+	if code, _, stderr := runMCP(t, env, "trust", serveRecipe(t)); code != 0 {
+		t.Fatalf("mcp trust: exit %d: %s", code, stderr)
+	}
+	return env
 }
 
 func mcpBinary(t *testing.T) string {

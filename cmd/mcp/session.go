@@ -25,12 +25,20 @@ type sessionStartCmd struct {
 }
 
 func (c *sessionStartCmd) Run(a *app) error {
+	if a.trustOnce {
+		return &usageError{msg: "--trust is for one command, and a session outlives it",
+			hint: "run `mcp trust` after reading the recipe's files, then start the session"}
+	}
 	guest, err := lookupGuest(c.User)
 	if err != nil {
 		return err
 	}
 	t, cfg, err := a.config()
 	if err != nil {
+		return err
+	}
+	// Nothing starts for a session whose servers may not start.
+	if err := cfg.Untrusted(); err != nil {
 		return err
 	}
 	s := cfg.Surface

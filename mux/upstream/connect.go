@@ -101,8 +101,13 @@ func (o Options) withDefaults() Options {
 //
 // A server that cannot be started, reached or initialized gives
 // *UnavailableError; for a stdio server its Stderr holds the last lines the
-// server wrote.
+// server wrote. An endpoint from a project directory the user has not
+// trusted is refused with *manifests.UntrustedError before anything is
+// started or sent.
 func Connect(ctx context.Context, ep manifests.Endpoint, opts Options) (Conn, error) {
+	if err := ep.Refusal(); err != nil {
+		return nil, err
+	}
 	opts = opts.withDefaults()
 	kind, err := transportOf(ep)
 	if err != nil {
