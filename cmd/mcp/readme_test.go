@@ -21,6 +21,10 @@ import (
 // what it shows.
 const checkedMarker = "<!-- checked console -->"
 
+// readmeCheckout is where the README's examples pretend the repository is
+// checked out; a checked block's output names the real checkout there.
+const readmeCheckout = "/home/you/mcp"
+
 // consoleStep is one command of a console block and what it printed.
 type consoleStep struct {
 	line int // in the README
@@ -95,6 +99,9 @@ func TestReadmeConsoleExamples(t *testing.T) {
 	got := runConsole(t, root, steps)
 	for i, s := range steps {
 		want := trimBlank(s.want)
+		for j := range want {
+			want[j] = strings.ReplaceAll(want[j], readmeCheckout, root)
+		}
 		have := trimBlank(got[i])
 		if !matchLines(want, have) {
 			t.Errorf("README.md:%d: $ %s\nthe README shows:\n%s\nmcp printed:\n%s", s.line, s.cmd, strings.Join(want, "\n"), strings.Join(have, "\n"))
