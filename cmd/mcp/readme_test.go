@@ -76,7 +76,9 @@ var commentTail = regexp.MustCompile(`\s{2,}# .*$`)
 // commentOnly is an output line that holds only such a comment.
 var commentOnly = regexp.MustCompile(`^\s+# `)
 
-func stripComment(s string) string { return strings.TrimRight(commentTail.ReplaceAllString(s, ""), " ") }
+func stripComment(s string) string {
+	return strings.TrimRight(commentTail.ReplaceAllString(s, ""), " ")
+}
 
 // The README's checked console examples run as written, from a fresh home,
 // and print what the README shows (stdout and stderr together; "…" in the
