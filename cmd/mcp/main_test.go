@@ -47,7 +47,7 @@ func TestMain(m *testing.M) {
 func TestScripts(t *testing.T) {
 	t.Parallel()
 	// Real servers nobody here wrote: server-everything over stdio, SSE and
-	// streamable HTTP, and server-memory.
+	// streamable HTTP, server-memory and server-filesystem.
 	dir := testenv.Dir(t)
 	node := testenv.Node(t)
 	sseURL := testenv.EverythingHTTP(t, "sse")
@@ -65,6 +65,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("NODE", node)
 			env.Setenv("EVERYTHING_JS", filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js"))
 			env.Setenv("MEMORY_JS", filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-memory", "dist", "index.js"))
+			env.Setenv("FILESYSTEM_JS", testenv.FilesystemJS(t))
 			env.Setenv("EVERYTHING_SSE_URL", sseURL)
 			env.Setenv("EVERYTHING_HTTP_URL", httpURL)
 			if err := os.MkdirAll(filepath.Join(env.WorkDir, ".tmp"), 0o700); err != nil {

@@ -1,5 +1,6 @@
 // Package testenv gives tests real MCP servers: the npm packages pinned in
-// npm/package.json (server-everything, server-memory), and a fake server
+// npm/package.json (server-everything, server-memory, server-filesystem),
+// and a fake server
 // made of the test binary itself for fault tests.
 //
 // The npm servers are installed by `make test`; a test that needs them and
@@ -70,6 +71,18 @@ func Memory(t testing.TB) manifests.Endpoint {
 		Args:    []string{js},
 		Env:     map[string]string{"MEMORY_FILE_PATH": filepath.Join(t.TempDir(), "memory.jsonl")},
 	}
+}
+
+// FilesystemJS is server-filesystem's entry point.
+func FilesystemJS(t testing.TB) string {
+	return filepath.Join(Dir(t), "node_modules", "@modelcontextprotocol", "server-filesystem", "dist", "index.js")
+}
+
+// Filesystem is server-filesystem over stdio, allowed to reach the
+// directory root and nothing else.
+func Filesystem(t testing.TB, root string) manifests.Endpoint {
+	t.Helper()
+	return manifests.Endpoint{ID: "filesystem", Command: Node(t), Args: []string{FilesystemJS(t), root}}
 }
 
 // EverythingHTTP starts server-everything in mode "sse" or "streamableHttp"
