@@ -4,6 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -81,5 +85,42 @@ func TestValidate_servers(t *testing.T) {
 		if refused := err != nil || res.IsError; refused != (tt.want != nil) {
 			t.Errorf("%s %s: the server refused = %v (err %v), here refused = %v", tt.tool, tt.args, refused, err, tt.want != nil)
 		}
+	}
+}
+
+// server-filesystem's schemas (zod) list their properties and say nothing
+// about others, and the server ignores a key it does not know: a misspelled
+// argument would be lost, so here it is refused.
+func TestCheckKnown_filesystem(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(file, []byte("one\ntwo\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	up, err := upstream.Connect(ctx, testenv.Filesystem(t, dir), upstream.Options{})
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	defer up.Close()
+	tools, err := up.ListTools(ctx)
+	if err != nil {
+		t.Fatalf("list: %v", err)
+	}
+	i := slices.IndexFunc(tools, func(tl catalog.Tool) bool { return tl.Name == "read_text_file" })
+	if i < 0 {
+		t.Fatal("server-filesystem has no tool read_text_file")
+	}
+	args := json.RawMessage(`{"path":` + strconv.Quote(file) + `,"heda":1}`)
+	var ue *catalog.UnknownArgsError
+	err = catalog.CheckKnown(tools[i].InputSchema, args)
+	if !errors.As(err, &ue) || !slices.Equal(ue.Keys, []string{"heda"}) || ue.Suggest["heda"] != "head" {
+		t.Fatalf("CheckKnown(%s) = %v, want heda refused, with head suggested", tools[i].InputSchema, err)
+	}
+	res, err := up.CallTool(ctx, "read_text_file", args)
+	if err != nil || res.IsError || res.Text() != "one\ntwo\n" {
+		t.Errorf("the server did not ignore the unknown key: %v %+v", err, res)
 	}
 }

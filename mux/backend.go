@@ -31,9 +31,12 @@ type Backend interface {
 
 // Args are a call's arguments as the command line gives them: a JSON
 // object (or nothing) and key=value or key:=JSON pairs that override it.
+// AllowUnknown sends keys the tool's input schema does not declare, which
+// are otherwise refused (catalog.CheckKnown).
 type Args struct {
-	Base  json.RawMessage `json:"base,omitempty"`
-	Pairs []string        `json:"pairs,omitempty"`
+	Base         json.RawMessage `json:"base,omitempty"`
+	Pairs        []string        `json:"pairs,omitempty"`
+	AllowUnknown bool            `json:"allowUnknown,omitempty"`
 }
 
 // Invoked is the result of Invoke, with the tool it called as the surface

@@ -211,11 +211,7 @@ func (e *Engine) Invoke(ctx context.Context, server, tool string, in Args) (*Inv
 	if err != nil {
 		return nil, err
 	}
-	if err := e.schemas.ValidateArgs(t.InputSchema, args); err != nil {
-		var ie *catalog.InvalidArgsError
-		if errors.As(err, &ie) {
-			ie.Signature = t.Server + "." + t.Signature()
-		}
+	if err := e.checkArgs(t, args, in.AllowUnknown); err != nil {
 		return nil, err
 	}
 	srv, _ := e.Surface().Server(t.Server)
@@ -224,6 +220,29 @@ func (e *Engine) Invoke(ctx context.Context, server, tool string, in Args) (*Inv
 		return nil, err
 	}
 	return &Invoked{Server: t.Server, Tool: t.Name, Result: res}, nil
+}
+
+// checkArgs checks a command line's arguments before they are sent: no
+// key the schema does not declare, unless allowUnknown sends such keys
+// unchecked, and then the schema itself. An error names the tool's
+// signature.
+func (e *Engine) checkArgs(t catalog.Tool, args json.RawMessage, allowUnknown bool) error {
+	sig := t.Server + "." + t.Signature()
+	if allowUnknown {
+		args = catalog.WithoutUnknown(t.InputSchema, args)
+	} else if err := catalog.CheckKnown(t.InputSchema, args); err != nil {
+		var ue *catalog.UnknownArgsError
+		if errors.As(err, &ue) {
+			ue.Tool, ue.Signature = t.ID(), sig
+		}
+		return err
+	}
+	err := e.schemas.ValidateArgs(t.InputSchema, args)
+	var ie *catalog.InvalidArgsError
+	if errors.As(err, &ie) {
+		ie.Signature = sig
+	}
+	return err
 }
 
 func (e *Engine) call(ctx context.Context, srv *catalog.ServerSurface, tool string, args json.RawMessage) (*catalog.Result, error) {

@@ -114,6 +114,7 @@ func kind[T any, PT interface {
 var wireKinds = []wireKind{
 	kind[catalog.NotAvailableError]("not_available"),
 	kind[catalog.InvalidArgsError]("invalid_args"),
+	kind[catalog.UnknownArgsError]("unknown_args"),
 	kind[catalog.ArgError]("arg"),
 	kind[NoEndpointError]("no_endpoint"),
 	kind[upstream.RPCError]("rpc"),

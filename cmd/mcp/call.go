@@ -19,6 +19,8 @@ type callCmd struct {
 	Target string   `arg:"" help:"The tool, as SERVER.TOOL." placeholder:"SERVER.TOOL"`
 	Pairs  []string `arg:"" optional:"" help:"Arguments: key=value (coerced by the tool's schema) or key:=JSON (raw)." placeholder:"KEY=VALUE"`
 	Args   string   `help:"Arguments as a JSON object, @FILE to read one from a file, or - for stdin; key=value pairs override it." placeholder:"JSON|@FILE|-"`
+
+	AllowUnknown bool `name:"allow-unknown" help:"Send arguments the tool's input schema does not declare (otherwise refused when the schema lists its arguments)."`
 }
 
 // toolError says the tool ran and reported an error: exit 1. Its output has
@@ -38,7 +40,7 @@ func (c *callCmd) Run(a *app) error {
 		return err
 	}
 	return a.withBackend(func(ctx context.Context, b mux.Backend) error {
-		out, err := b.Invoke(ctx, server, tool, mux.Args{Base: base, Pairs: c.Pairs})
+		out, err := b.Invoke(ctx, server, tool, mux.Args{Base: base, Pairs: c.Pairs, AllowUnknown: c.AllowUnknown})
 		if err != nil {
 			return err
 		}

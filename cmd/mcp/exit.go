@@ -76,6 +76,7 @@ func hint(err error) string {
 	}
 	var (
 		badArgs   *catalog.InvalidArgsError
+		unknown   *catalog.UnknownArgsError
 		noSession *session.NotFoundError
 		noEP      *mux.NoEndpointError
 		missing   *manifests.MissingVarError
@@ -86,6 +87,12 @@ func hint(err error) string {
 	switch exit.Code(err) {
 	case exit.Usage:
 		switch {
+		case errors.As(err, &unknown):
+			h := "--allow-unknown sends " + plural(len(unknown.Keys), "it", "them") + " anyway"
+			if unknown.Signature != "" {
+				h = "the tool's signature is " + unknown.Signature + "; " + h
+			}
+			return h
 		case errors.As(err, &badArgs) && badArgs.Signature != "":
 			sig := badArgs.Signature
 			return "the tool's signature is " + sig + "; `mcp list " + strings.SplitN(sig, "(", 2)[0] + " --schema` shows the schema"

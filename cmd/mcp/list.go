@@ -124,7 +124,7 @@ func (c *listCmd) one(a *app, t catalog.Tool) error {
 	case a.globals.JSON:
 		return a.writeJSON(toolJSON(t))
 	case c.Schema:
-		fmt.Fprintln(a.stdout, t.Server+"."+t.Signature())
+		// The schema alone, so that it can be piped to jq.
 		return a.writeJSON(json.RawMessage(orEmptyObject(t.InputSchema)))
 	}
 	fmt.Fprintln(a.stdout, t.Server+"."+t.Signature())

@@ -41,15 +41,18 @@ func renderResult(a *app, target string, res *catalog.Result) error {
 		return a.writeJSON(res.Raw)
 	}
 	var out bytes.Buffer
-	if len(res.Structured) > 0 && !bytes.Equal(bytes.TrimSpace(res.Structured), []byte("null")) {
+	structured := len(res.Structured) > 0 && !bytes.Equal(bytes.TrimSpace(res.Structured), []byte("null"))
+	if structured {
 		_ = writeJSON(&out, res.Structured)
 	}
+	only, hasOnly := onlyString(res.Structured)
 	for _, it := range res.Items() {
 		switch it.Type {
 		case "text":
 			// With structured content, a text item that is its JSON
-			// serialization (as the spec recommends sending) is not repeated.
-			if out.Len() > 0 && json.Valid([]byte(it.Text)) {
+			// serialization (as the spec recommends sending), or that
+			// repeats its only string field, is not printed again.
+			if structured && (json.Valid([]byte(it.Text)) || hasOnly && it.Text == only) {
 				continue
 			}
 			out.WriteString(it.Text)
@@ -82,6 +85,24 @@ func renderResult(a *app, target string, res *catalog.Result) error {
 		}
 	}
 	return writeBudgeted(a, target, out.Bytes())
+}
+
+// onlyString is the value of the one field of a structured content object
+// whose value is a string, when it has exactly one such field
+// (server-filesystem's {"content": "the file's text"}).
+func onlyString(structured json.RawMessage) (string, bool) {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(structured, &obj) != nil {
+		return "", false
+	}
+	found, n := "", 0
+	for _, v := range obj {
+		var s string
+		if bytes.HasPrefix(v, []byte(`"`)) && json.Unmarshal(v, &s) == nil {
+			found, n = s, n+1
+		}
+	}
+	return found, n == 1
 }
 
 func optional(prefix, s string) string {

@@ -19,6 +19,8 @@ type runCmd struct {
 	File     string `arg:"" optional:"" help:"The program: a file, or - for stdin." placeholder:"FILE|-"`
 	Eval     string `short:"e" name:"eval" help:"The program, given inline." placeholder:"CODE"`
 	MaxCalls int    `name:"max-calls" default:"100" help:"Most tool calls the program may make."`
+
+	AllowUnknown bool `name:"allow-unknown" help:"Send arguments a tool's input schema does not declare (otherwise refused when the schema lists its arguments)."`
 }
 
 func (c *runCmd) Run(a *app) error {
@@ -27,7 +29,7 @@ func (c *runCmd) Run(a *app) error {
 		return err
 	}
 	return a.withBackend(func(ctx context.Context, b mux.Backend) error {
-		host, err := newRunHost(ctx, a, b)
+		host, err := newRunHost(ctx, a, b, c.AllowUnknown)
 		if err != nil {
 			return err
 		}
@@ -78,10 +80,11 @@ const maxProgram = 1 << 20
 // runHost gives a program the backend's surface. Every call goes through
 // the backend, and so through the catalog gate.
 type runHost struct {
-	a       *app
-	b       mux.Backend
-	surface *catalog.Surface
-	tools   map[string][]catalog.Tool // authorized, by declared server id
+	a            *app
+	b            mux.Backend
+	surface      *catalog.Surface
+	tools        map[string][]catalog.Tool // authorized, by declared server id
+	allowUnknown bool
 }
 
 var _ script.Host = (*runHost)(nil)
@@ -90,12 +93,12 @@ var _ script.Host = (*runHost)(nil)
 // when the server has been seen, else by connecting. A server that cannot
 // be reached contributes no tools; calls to it fail as unavailable. A
 // server whose directory is not trusted fails the run before it starts.
-func newRunHost(ctx context.Context, a *app, b mux.Backend) (*runHost, error) {
+func newRunHost(ctx context.Context, a *app, b mux.Backend, allowUnknown bool) (*runHost, error) {
 	cat, err := b.Catalog(ctx, mux.Known)
 	if err != nil {
 		return nil, err
 	}
-	h := &runHost{a: a, b: b, surface: cat.Surface, tools: map[string][]catalog.Tool{}}
+	h := &runHost{a: a, b: b, surface: cat.Surface, tools: map[string][]catalog.Tool{}, allowUnknown: allowUnknown}
 	for _, s := range cat.Servers {
 		var u *manifests.UntrustedError
 		if errors.As(s.Err, &u) {
@@ -120,7 +123,22 @@ func (h *runHost) Tools() map[string][]string {
 	return out
 }
 
+// Call refuses keys the tool's input schema does not declare, as `mcp
+// call` does, unless --allow-unknown; the server checks the rest.
 func (h *runHost) Call(ctx context.Context, server, tool string, args json.RawMessage) (*catalog.Result, error) {
+	if !h.allowUnknown && len(args) > 0 {
+		for _, t := range h.tools[server] {
+			if t.Name != tool {
+				continue
+			}
+			err := catalog.CheckKnown(t.InputSchema, args)
+			var ue *catalog.UnknownArgsError
+			if errors.As(err, &ue) {
+				ue.Tool, ue.Signature = t.ID(), t.Server+"."+t.Signature()
+				return nil, ue
+			}
+		}
+	}
 	return h.b.Call(ctx, server, tool, args)
 }
 
