@@ -303,21 +303,41 @@ func TestResolve_ChildGivesParentNothing(t *testing.T) {
 }
 
 func TestCheck_SameErrorForUnknownAndUnauthorized(t *testing.T) {
-	s := mustResolve(t, recipe(agent("a", "", "", srv("contacts", "search_contacts"))), "a")
-	unauthorized := s.Check("contacts", "get_contact")
-	unknown := s.Check("contacts", "no_such_tool")
-	if unauthorized == nil || unknown == nil {
-		t.Fatal("both must be refused")
+	for _, session := range []bool{false, true} {
+		s := mustResolve(t, recipe(agent("a", "", "", srv("contacts", "search_contacts"))), "a")
+		s.Session = session
+		want := "contacts.get_contact is not available: the recipe does not authorize it, or the server has no such tool"
+		if session {
+			want = "contacts.get_contact is not available in this session"
+		}
+		unauthorized := s.Check("contacts", "get_contact")
+		unknown := s.Check("contacts", "no_such_tool")
+		if unauthorized == nil || unknown == nil {
+			t.Fatal("both must be refused")
+		}
+		if got := unauthorized.Error(); got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+		if strings.Replace(unknown.Error(), "no_such_tool", "X", 1) != strings.Replace(unauthorized.Error(), "get_contact", "X", 1) {
+			t.Errorf("messages differ beyond the name: %q vs %q", unknown, unauthorized)
+		}
+		undeclared := s.Check("payments", "charge")
+		if got := undeclared.Error(); got != strings.Replace(want, "contacts.get_contact", "payments.charge", 1) {
+			t.Errorf("got %q", got)
+		}
+		if session != strings.Contains(unauthorized.Error()+s.NotAvailable("payments", "").Error(), "session") {
+			t.Errorf("session %v, but the errors say %q, %q", session, unauthorized, s.NotAvailable("payments", ""))
+		}
 	}
-	if got, want := unauthorized.Error(), "contacts.get_contact is not available in this session"; got != want {
+}
+
+func TestNotAvailable_UserConfig(t *testing.T) {
+	s := mustResolve(t, &manifests.Recipe{User: true}, "")
+	if got, want := s.Check("fs", "read").Error(), "fs.read is not available: your MCP configuration has no such server, or the server has no such tool"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	if strings.Replace(unknown.Error(), "no_such_tool", "X", 1) != strings.Replace(unauthorized.Error(), "get_contact", "X", 1) {
-		t.Errorf("messages differ beyond the name: %q vs %q", unknown, unauthorized)
-	}
-	undeclared := s.Check("payments", "charge")
-	if undeclared.Error() != "payments.charge is not available in this session" {
-		t.Errorf("got %q", undeclared)
+	if got, want := s.NotAvailable("fs", "").Error(), "fs is not available: your MCP configuration has no such server"; got != want {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }
 

@@ -5,7 +5,6 @@
 package catalog
 
 import (
-	"fmt"
 	"slices"
 	"sort"
 
@@ -60,7 +59,10 @@ type Surface struct {
 	Mode  Mode   `json:"mode"`
 	// User is true outside a recipe, where the user's own config is the
 	// boundary and every tool of its servers is authorized.
-	User    bool             `json:"user,omitempty"`
+	User bool `json:"user,omitempty"`
+	// Session says this is a session's surface, fixed when it started:
+	// what it refuses speaks of the session.
+	Session bool             `json:"session,omitempty"`
 	Servers []*ServerSurface `json:"servers"` // sorted by id
 }
 
@@ -91,7 +93,17 @@ func (s *Surface) Check(server, tool string) error {
 	if s.Allowed(server, tool) {
 		return nil
 	}
-	return &NotAvailableError{Server: server, Tool: tool}
+	return s.NotAvailable(server, tool)
+}
+
+// NotAvailable is the error for server.tool (or server alone, with tool
+// "") outside the surface, worded for where the surface is used.
+func (s *Surface) NotAvailable(server, tool string) *NotAvailableError {
+	e := &NotAvailableError{Server: server, Tool: tool}
+	if s != nil {
+		e.Session, e.User = s.Session, s.User
+	}
+	return e
 }
 
 // Deferred reports whether server.tool is authorized and starts hidden.
@@ -117,19 +129,42 @@ func (s *Surface) Filter(server string, tools []Tool) []Tool {
 }
 
 // NotAvailableError is the one answer to a tool outside the surface.
+// Unknown and unauthorized tools get the same words, so that nothing about
+// what exists beyond the surface is learned from it.
 type NotAvailableError struct {
 	Server, Tool string
+	// Session says the caller is in a session (or is an agent served in
+	// tools mode); User, outside a session, that the user's own
+	// configuration is the boundary rather than a recipe.
+	Session bool `json:",omitempty"`
+	User    bool `json:",omitempty"`
 }
 
 func (e *NotAvailableError) Error() string {
-	if e.Tool == "" {
-		return fmt.Sprintf("%s is not available in this session", e.Server)
+	name := e.Server
+	if e.Tool != "" {
+		name += "." + e.Tool
 	}
-	return fmt.Sprintf("%s.%s is not available in this session", e.Server, e.Tool)
+	switch {
+	case e.Session:
+		return name + " is not available in this session"
+	case e.User && e.Tool == "":
+		return name + " is not available: your MCP configuration has no such server"
+	case e.User:
+		return name + " is not available: your MCP configuration has no such server, or the server has no such tool"
+	case e.Tool == "":
+		return name + " is not available: the recipe does not authorize it"
+	}
+	return name + " is not available: the recipe does not authorize it, or the server has no such tool"
 }
 
 // Summary says the cause in a few words.
-func (e *NotAvailableError) Summary() string { return "not available in this session" }
+func (e *NotAvailableError) Summary() string {
+	if e.Session {
+		return "not available in this session"
+	}
+	return "not available here"
+}
 
 func (e *NotAvailableError) ExitCode() int { return exit.NotAvailable }
 

@@ -211,7 +211,9 @@ func (t Target) Load() (*Config, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Config{Surface: st.Surface.Within(boundary), Endpoints: r.Endpoints, Watch: watchList(r), trust: trust}, nil
+		s := st.Surface.Within(boundary)
+		s.Session = true
+		return &Config{Surface: s, Endpoints: r.Endpoints, Watch: watchList(r), trust: trust}, nil
 	}
 	r, err := manifests.Read(t.Root, t.User)
 	if err != nil {

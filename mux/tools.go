@@ -67,7 +67,7 @@ func (e *Engine) server(id string) (*catalog.ServerSurface, *catalog.Surface, er
 	s := e.Surface()
 	srv, ok := s.Server(id)
 	if !ok {
-		return nil, s, &catalog.NotAvailableError{Server: id}
+		return nil, s, s.NotAvailable(id, "")
 	}
 	return srv, s, nil
 }
@@ -176,7 +176,7 @@ func (e *Engine) Tool(ctx context.Context, server, tool string) (catalog.Tool, e
 			return t, nil
 		}
 	}
-	return catalog.Tool{}, &catalog.NotAvailableError{Server: server, Tool: tool}
+	return catalog.Tool{}, e.Surface().NotAvailable(server, tool)
 }
 
 func find(tools []catalog.Tool, name string) (catalog.Tool, bool) {

@@ -55,7 +55,7 @@ func Run(ctx context.Context, src Source, req Request) (*Answer, error) {
 	if req.Server != "" {
 		srv, ok := s.Server(req.Server)
 		if !ok {
-			return nil, &catalog.NotAvailableError{Server: req.Server}
+			return nil, s.NotAvailable(req.Server, "")
 		}
 		only = srv.ID
 	}

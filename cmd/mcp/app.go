@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -142,5 +143,10 @@ func (a *app) withBackend(fn func(ctx context.Context, b mux.Backend) error) err
 		return err
 	}
 	defer b.Close()
-	return fn(ctx, b)
+	err = fn(ctx, b)
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		// --timeout ended it: the server was slow, not unavailable.
+		err = upstream.Timed(err, a.globals.Timeout)
+	}
+	return err
 }

@@ -83,7 +83,8 @@ func TestErrorSummary(t *testing.T) {
 		{"missing variable", func(t *testing.T) error {
 			return fmt.Errorf("expand: %w", &manifests.MissingVarError{Server: "x", Var: "API_TOKEN", Field: "env.API_TOKEN"})
 		}, "not configured: $API_TOKEN (in env.API_TOKEN) is not set"},
-		{"not available", func(t *testing.T) error { return &catalog.NotAvailableError{Server: "x"} }, "not available in this session"},
+		{"not available", func(t *testing.T) error { return &catalog.NotAvailableError{Server: "x"} }, "not available here"},
+		{"not available in a session", func(t *testing.T) error { return &catalog.NotAvailableError{Server: "x", Session: true} }, "not available in this session"},
 		{"rpc error", func(t *testing.T) error {
 			return &upstream.RPCError{Code: -32603, Message: "boom\n" + strings.Repeat("x", 300)}
 		}, "server error -32603: boom " + strings.Repeat("x", 120-len("server error -32603: boom ")-1) + "…"},

@@ -100,6 +100,10 @@ func hint(err error) string {
 			return "`mcp session list`, outside any session, shows the running ones; `mcp session start` starts one"
 		}
 	case exit.NotAvailable:
+		var na *catalog.NotAvailableError
+		if errors.As(err, &na) && !na.Session {
+			return "`mcp search WORDS` and `mcp list` show what you can use here"
+		}
 		return "`mcp search WORDS` and `mcp list` show what this session can use"
 	case exit.Config:
 		switch {

@@ -68,7 +68,10 @@ func TestMuxUpstreamFaults(t *testing.T) {
 
 	// A hung tool hits --timeout; the request is cancelled upstream.
 	start := time.Now()
-	m.expect(exit.Upstream, "raise --timeout", "call", "fake.sleep", "ms=30000", "--timeout", "500ms")
+	r = m.expect(exit.Upstream, "mcp: error: timed out after 500ms: server fake did not answer in time", "call", "fake.sleep", "ms=30000", "--timeout", "500ms")
+	if !strings.Contains(r.stderr, "raise --timeout") {
+		t.Errorf("a timeout has no hint:\n%s", r.stderr)
+	}
 	// Not a speed check: a call the timeout did not end would wait the
 	// 30 s the tool sleeps.
 	if d := time.Since(start); d > 25*time.Second {

@@ -38,6 +38,12 @@ func (c *runCmd) Run(a *app) error {
 			MaxCalls:  c.MaxCalls,
 			MaxOutput: int(a.globals.MaxOutput),
 		}, a.stderr)
+		var limit *script.LimitError
+		if errors.As(err, &limit) && limit.Kind == "timeout" && a.globals.Timeout > 0 {
+			// --timeout bounds the whole command, which started a moment
+			// before the program: the limit is the one the user gave.
+			limit.Limit = int64(a.globals.Timeout)
+		}
 		if err != nil {
 			return err
 		}
@@ -146,7 +152,7 @@ func (h *runHost) List(ctx context.Context, server string) ([]catalog.Tool, erro
 	if server != "" {
 		srv, ok := h.surface.Server(server)
 		if !ok {
-			return nil, &catalog.NotAvailableError{Server: server}
+			return nil, h.surface.NotAvailable(server, "")
 		}
 		return h.tools[srv.ID], nil
 	}
@@ -155,6 +161,10 @@ func (h *runHost) List(ctx context.Context, server string) ([]catalog.Tool, erro
 		all = append(all, h.tools[srv.ID]...)
 	}
 	return all, nil
+}
+
+func (h *runHost) NotAvailable(server, tool string) *catalog.NotAvailableError {
+	return h.surface.NotAvailable(server, tool)
 }
 
 func (h *runHost) Search(ctx context.Context, query string, limit int) ([]catalog.Tool, error) {

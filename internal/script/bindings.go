@@ -118,6 +118,10 @@ func (e *engine) frozen(obj *goja.Object) {
 
 // serverObject has exactly the server's authorized tools as methods and no
 // prototype, so `'drop_table' in warehouse` is false for anything else.
+// Reading any other name throws the error mcp.call rejects with, so that
+// `await warehouse.drop_table()` fails as `mcp.call("warehouse.drop_table")`
+// does, not as a call of undefined. The names the language itself looks up
+// on an object (implicitNames) read as undefined instead.
 func (e *engine) serverObject(id string) *goja.Object {
 	obj := e.vm.NewObject()
 	_ = obj.SetPrototype(nil)
@@ -126,8 +130,22 @@ func (e *engine) serverObject(id string) *goja.Object {
 		_ = obj.DefineDataProperty(tool, e.vm.ToValue(fn), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 	}
 	e.frozen(obj)
-	return obj
+	proxy := e.vm.NewProxy(obj, &goja.ProxyTrapConfig{
+		Get: func(target *goja.Object, name string, _ goja.Value) goja.Value {
+			if v := target.Get(name); v != nil || implicitNames[name] {
+				return v
+			}
+			panic(e.notAvailable(id, name))
+		},
+	})
+	return e.vm.ToValue(proxy).ToObject(e.vm)
 }
+
+// implicitNames are read on an object by the language and JSON, not by a
+// program that means a tool: await and Promise.resolve look for then and
+// constructor, JSON.stringify for toJSON, conversion to a string or number
+// for toString and valueOf.
+var implicitNames = map[string]bool{"then": true, "constructor": true, "toJSON": true, "toString": true, "valueOf": true}
 
 // newError makes an Error from ctor with msg; made where the program called
 // in, so that its stack points at the call.

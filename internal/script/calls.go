@@ -63,7 +63,7 @@ func (e *engine) call(server, tool string, argv goja.Value, raw bool) goja.Value
 	errObj := e.newError(e.errorCtor, "")
 	id, ok := e.allowed(server, tool)
 	if !ok {
-		na := &NotAvailableError{Server: server, Tool: tool}
+		na := e.h.NotAvailable(server, tool)
 		e.describe(errObj, "NotAvailableError", na.Error(), server, tool)
 		return e.rejectedWith(errObj, na)
 	}
@@ -203,11 +203,7 @@ func (e *engine) list(c goja.FunctionCall) goja.Value {
 	if a := c.Argument(0); !goja.IsUndefined(a) && !goja.IsNull(a) {
 		id, ok := e.servers[norm(a.String())]
 		if !ok {
-			na := &NotAvailableError{Server: a.String()}
-			obj := e.newError(e.errorCtor, "")
-			e.describe(obj, "NotAvailableError", na.Error(), a.String(), "")
-			e.errs[obj] = na
-			panic(obj)
+			panic(e.notAvailable(a.String(), ""))
 		}
 		server = id
 	}
@@ -216,6 +212,16 @@ func (e *engine) list(c goja.FunctionCall) goja.Value {
 		panic(e.hostError(err))
 	}
 	return e.toolList(tools)
+}
+
+// notAvailable is the Error a program gets for server.tool (or a server,
+// with tool "") outside the surface, as mcp.call rejects with it.
+func (e *engine) notAvailable(server, tool string) *goja.Object {
+	na := e.h.NotAvailable(server, tool)
+	obj := e.newError(e.errorCtor, "")
+	e.describe(obj, "NotAvailableError", na.Error(), server, tool)
+	e.errs[obj] = na
+	return obj
 }
 
 func (e *engine) hostError(err error) *goja.Object {

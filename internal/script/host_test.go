@@ -22,6 +22,10 @@ type fakeHost struct {
 	ListFunc   func(ctx context.Context, server string) ([]catalog.Tool, error)
 }
 
+func (h *fakeHost) NotAvailable(server, tool string) *catalog.NotAvailableError {
+	return &catalog.NotAvailableError{Server: server, Tool: tool, Session: true}
+}
+
 var _ Host = (*fakeHost)(nil)
 
 func (h *fakeHost) Tools() map[string][]string { return h.ToolsFunc() }

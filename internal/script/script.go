@@ -54,6 +54,9 @@ type Host interface {
 	Search(ctx context.Context, query string, limit int) ([]catalog.Tool, error)
 	// List returns the authorized tools of one server, or of all when server is "".
 	List(ctx context.Context, server string) ([]catalog.Tool, error)
+	// NotAvailable is the error for server.tool (or a server, with tool
+	// "") outside the surface, in the surface's words.
+	NotAvailable(server, tool string) *catalog.NotAvailableError
 }
 
 // Defaults for the zero fields of Limits.
@@ -108,7 +111,8 @@ type ProgramError struct {
 	Line, Col int
 	Msg       string // e.g. "TypeError: Cannot read property 'x' of undefined"
 	// Err is the Go error behind an uncaught tool or host error
-	// (*ToolError, *NotAvailableError, or what Host.Call returned), if any.
+	// (*ToolError, *catalog.NotAvailableError, or what Host.Call
+	// returned), if any.
 	Err error
 }
 
@@ -150,19 +154,6 @@ func (e *LimitError) Error() string {
 		return "program exceeded its memory limit of " + strconv.FormatInt(e.Limit>>20, 10) + " MiB"
 	}
 	return "program exceeded a limit: " + e.Kind
-}
-
-// NotAvailableError is a call to a tool outside the session's surface;
-// unknown servers and tools give the same error, so existence is not leaked.
-type NotAvailableError struct{ Server, Tool string }
-
-func (e *NotAvailableError) ExitCode() int { return exit.NotAvailable }
-
-func (e *NotAvailableError) Error() string {
-	if e.Tool == "" {
-		return e.Server + " is not available in this session"
-	}
-	return e.Server + "." + e.Tool + " is not available in this session"
 }
 
 // ToolError is a tool result with isError set.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/mux/upstream"
 )
 
@@ -30,7 +31,7 @@ func TestRun_Values(t *testing.T) {
 
 		{"server object", "typeof contacts", `"object"`},
 		{"server methods are its tools", "Object.keys(contacts)", `["search_contacts","get_contact"]`},
-		{"unauthorized tool is no property", "['drop_table' in warehouse, 'toString' in warehouse, warehouse.drop_table]", `[false,false,null]`},
+		{"unauthorized tool is no property", "['drop_table' in warehouse, 'toString' in warehouse, typeof warehouse.toString]", `[false,false,"undefined"]`},
 		{"unknown server is no global", "typeof nope", `"undefined"`},
 		{"dash alias", `dev_radius === globalThis["dev-radius"]`, `true`},
 		{"dash alias call", "await dev_radius.ping()", `"pong"`},
@@ -49,6 +50,10 @@ func TestRun_Values(t *testing.T) {
 			`["HostError",false,"server broken is unavailable: connection refused"]`},
 		{"not available", `try { await mcp.call("warehouse.drop_table", {}) } catch (e) { return [e.name, e.message] }`,
 			`["NotAvailableError","warehouse.drop_table is not available in this session"]`},
+		{"a tool outside the surface is no property", `["drop_table" in warehouse, "query" in warehouse, Object.keys(warehouse)]`, `[false,true,["query"]]`},
+		{"reading it throws what mcp.call rejects with", `try { warehouse.drop_table } catch (e) { return [e.name, e.message, e.server, e.tool] }`,
+			`["NotAvailableError","warehouse.drop_table is not available in this session","warehouse","drop_table"]`},
+		{"a server object can be awaited and printed", `const w = await warehouse; [w === warehouse, JSON.stringify(warehouse), typeof warehouse.then]`, `[true,"{}","undefined"]`},
 		{"unknown server same text", `try { await mcp.call("nope.tool") } catch (e) { return e.message }`,
 			`"nope.tool is not available in this session"`},
 		{"bad target", `try { await mcp.call("contacts") } catch (e) { return e.name }`, `"TypeError"`},
@@ -116,7 +121,8 @@ func TestRun_ProgramErrors(t *testing.T) {
 		{"thrown string", "throw 'plain'", ProgramError{Msg: "uncaught exception: plain"}, nil},
 		{"thrown object", "throw {code: 7}", ProgramError{Msg: `uncaught exception: {"code":7}`}, nil},
 		{"uncaught tool error", "const r = 1\nawait warehouse.query({})", ProgramError{Line: 2, Col: 22, Msg: `ToolError: relation "orders" does not exist`}, new(*ToolError)},
-		{"uncaught not available", `await mcp.call("warehouse.drop_table", {})`, ProgramError{Line: 1, Col: 15, Msg: "NotAvailableError: warehouse.drop_table is not available in this session"}, new(*NotAvailableError)},
+		{"uncaught not available", `await mcp.call("warehouse.drop_table", {})`, ProgramError{Line: 1, Col: 15, Msg: "NotAvailableError: warehouse.drop_table is not available in this session"}, new(*catalog.NotAvailableError)},
+		{"uncaught tool outside the surface, as a property", "\nawait warehouse.drop_table({})", ProgramError{Line: 2, Col: 7, Msg: "NotAvailableError: warehouse.drop_table is not available in this session"}, new(*catalog.NotAvailableError)},
 		{"uncaught host error", "await broken.down()", ProgramError{Line: 1, Col: 18, Msg: "HostError: server broken is unavailable: connection refused"}, new(*upstream.UnavailableError)},
 		{"unhandled rejection", "Promise.reject(new Error('late'))\n1", ProgramError{Line: 1, Col: 16, Msg: "unhandled promise rejection: Error: late"}, nil},
 		{"unawaited failing call", "warehouse.query({})\n1", ProgramError{Line: 1, Col: 16, Msg: `unhandled promise rejection: ToolError: relation "orders" does not exist`}, new(*ToolError)},
@@ -154,10 +160,6 @@ func TestProgramError_Error(t *testing.T) {
 	}
 	e = &ProgramError{File: "a.js", Msg: "uncaught exception: 1"}
 	if got, want := e.Error(), "a.js: uncaught exception: 1"; got != want {
-		t.Errorf("Error() = %q, want %q", got, want)
-	}
-	na := &NotAvailableError{Server: "warehouse", Tool: "drop_table"}
-	if got, want := na.Error(), "warehouse.drop_table is not available in this session"; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
 }

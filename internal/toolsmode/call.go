@@ -48,9 +48,9 @@ func (s *Server) gate(next mcp.MethodHandler) mcp.MethodHandler {
 }
 
 // notAvailable is the one answer to a name outside the active set, in the
-// CLI's words.
+// CLI's words to a session: the agent's connection is one.
 func notAvailable(name string) *mcp.CallToolResult {
-	return toolError((&catalog.NotAvailableError{Server: displayName(name)}).Error())
+	return toolError((&catalog.NotAvailableError{Server: displayName(name), Session: true}).Error())
 }
 
 // toolError is a result with isError and one text item.
@@ -158,11 +158,7 @@ func (s *Server) callError(e *entry, err error) *mcp.CallToolResult {
 	case errors.As(err, &na):
 		return notAvailable(e.name)
 	case errors.Is(err, context.DeadlineExceeded):
-		after := ""
-		if s.opts.CallTimeout > 0 {
-			after = " after " + s.opts.CallTimeout.String()
-		}
-		return toolError(fmt.Sprintf("%s timed out%s: server %s did not answer in time", e.name, after, e.tool.Server))
+		return toolError(e.name + " " + (&upstream.TimeoutError{Server: e.tool.Server, After: s.opts.CallTimeout}).Error())
 	case errors.Is(err, context.Canceled):
 		return toolError(e.name + ": the call was cancelled")
 	case errors.As(err, &ue):

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/clip"
@@ -55,6 +56,39 @@ func (e *UnavailableError) Error() string {
 }
 
 func (e *UnavailableError) Unwrap() error { return e.Err }
+
+// TimeoutError says a server did not answer within the caller's time
+// limit (--timeout): the one wording of that, in the CLI and in tools mode.
+// The server is not said to be unavailable: it may only be slow.
+type TimeoutError struct {
+	Server string
+	After  time.Duration // the limit; 0 when it is not known
+	Err    error         // what timed out, if known
+}
+
+func (e *TimeoutError) ExitCode() int { return exit.Upstream }
+
+func (e *TimeoutError) Error() string {
+	after := ""
+	if e.After > 0 {
+		after = " after " + e.After.String()
+	}
+	return fmt.Sprintf("timed out%s: server %s did not answer in time", after, e.Server)
+}
+
+func (e *TimeoutError) Unwrap() error { return e.Err }
+
+// Timed is err as a *TimeoutError when it is a server's request that ran
+// out of the caller's time limit, after, and err unchanged otherwise. Only
+// the caller knows that its limit is what ended the request: call it when
+// its own context's deadline has passed.
+func Timed(err error, after time.Duration) error {
+	var ue *UnavailableError
+	if !errors.Is(err, context.DeadlineExceeded) || !errors.As(err, &ue) {
+		return err
+	}
+	return &TimeoutError{Server: ue.Server, After: after, Err: err}
+}
 
 // Summary names the cause in a few words, for a column of one line per
 // server.
