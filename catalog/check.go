@@ -57,7 +57,9 @@ func Check(root string, user bool, r *manifests.Recipe, readErr error, agent str
 	return rep
 }
 
-// Describe says what one server entry authorizes: its blast radius.
+// Describe says what one server entry authorizes: its blast radius. The
+// excluded tools are named only next to "*": an exact list holds none of
+// them.
 func (srv *ServerSurface) Describe() string {
 	var parts []string
 	if srv.Required {
@@ -71,7 +73,7 @@ func (srv *ServerSurface) Describe() string {
 	default:
 		parts = append(parts, strings.Join(srv.Tools, ", "))
 	}
-	if len(srv.Exclude) > 0 {
+	if srv.All && len(srv.Exclude) > 0 {
 		parts = append(parts, "except "+strings.Join(srv.Exclude, ", "))
 	}
 	if srv.DeferAll {

@@ -194,7 +194,7 @@ func (res *resolver) narrow(owner *manifests.Agent, sp manifests.ServerPolicy, a
 			inPkg := pkgAll || slices.Contains(sp.Include, t)
 			if !inPkg || slices.Contains(sp.Exclude, t) {
 				res.fail(as.Pos, fmt.Sprintf("%s.include[%d]", field, i), t,
-					fmt.Sprintf("tool %q is outside the package boundary for server %s", t, sp.ID),
+					"is outside the package boundary for server "+sp.ID,
 					"an agent can only narrow: the package permits "+describePolicy(sp))
 				bad = true
 				continue
@@ -234,7 +234,7 @@ func (res *resolver) authorizedOnly(srv *ServerSurface, pos manifests.Pos, field
 	for i, t := range names {
 		if !srv.Allowed(t) {
 			res.fail(pos, fmt.Sprintf("%s[%d]", field, i), t,
-				fmt.Sprintf("tool %q is not authorized for this agent; defer and eager cannot authorize anything", t),
+				"is not authorized for this agent; defer and eager cannot authorize anything",
 				"add it to include first (inside the package boundary)")
 			*bad = true
 			continue
@@ -244,19 +244,19 @@ func (res *resolver) authorizedOnly(srv *ServerSurface, pos manifests.Pos, field
 	return out
 }
 
+// describePolicy says which tools a package entry permits: an exact list
+// less what it excludes, or every tool except the excluded ones.
 func describePolicy(sp manifests.ServerPolicy) string {
-	var b strings.Builder
-	if isAll(sp.Include) {
-		b.WriteString("every tool")
-	} else if len(sp.Include) == 0 {
-		b.WriteString("nothing")
-	} else {
-		b.WriteString(strings.Join(sp.Include, ", "))
+	switch tools := without(sp.Include, sp.Exclude); {
+	case isAll(sp.Include) && len(sp.Exclude) > 0:
+		return "every tool except " + strings.Join(sp.Exclude, ", ")
+	case isAll(sp.Include):
+		return "every tool"
+	case len(tools) == 0:
+		return "nothing"
+	default:
+		return strings.Join(tools, ", ")
 	}
-	if len(sp.Exclude) > 0 {
-		b.WriteString(" except " + strings.Join(sp.Exclude, ", "))
-	}
-	return b.String()
 }
 
 func isAll(names []string) bool { return len(names) == 1 && names[0] == "*" }

@@ -397,3 +397,42 @@ func TestSurface_Within(t *testing.T) {
 		t.Error("Within changed the surface it was given")
 	}
 }
+
+// A tool outside the boundary is named once, and what the package permits
+// never lists a tool it excludes.
+func TestResolve_OutsideBoundaryMessage(t *testing.T) {
+	r := recipe(agent("writer", "", "", srv("dev-files", "rm")), agent("reader", "", "", srv("warehouse", "drop_table")))
+	r.Package.Servers = append(r.Package.Servers, manifests.ServerPolicy{ID: "fs", Include: []string{"read_file", "write_file"}, Exclude: []string{"write_file"}})
+	r.Agents["fs-writer"] = agent("fs-writer", "", "", srv("fs", "write_file"))
+	cases := map[string]string{
+		"writer":    `mcp.servers.dev-files.include[0]: "rm" is outside the package boundary for server dev-files; an agent can only narrow: the package permits every tool except rm`,
+		"reader":    `mcp.servers.warehouse.include[0]: "drop_table" is outside the package boundary for server warehouse; an agent can only narrow: the package permits run_query`,
+		"fs-writer": `mcp.servers.fs.include[0]: "write_file" is outside the package boundary for server fs; an agent can only narrow: the package permits read_file`,
+	}
+	for name, want := range cases {
+		if got := resolveErr(t, r, name); got != want {
+			t.Errorf("%s:\n got %s\nwant %s", name, got, want)
+		}
+	}
+}
+
+// The resolved surface names excluded tools only where they narrow "*".
+func TestServerSurface_Describe(t *testing.T) {
+	r := recipe(agent("a", "", "", srv("dev-files", "*"), srv("warehouse", "run_query"), srv("contacts", "get_contact")))
+	s := mustResolve(t, r, "a")
+	want := map[string]string{
+		"contacts":  "required; get_contact",
+		"dev-files": "every tool (*), including tools it adds later; except rm",
+		"warehouse": "required; run_query",
+	}
+	for _, srv := range s.Servers {
+		if got := srv.Describe(); got != want[srv.ID] {
+			t.Errorf("%s: got %q, want %q", srv.ID, got, want[srv.ID])
+		}
+	}
+	for _, srv := range mustResolve(t, r, "").Servers {
+		if srv.ID == "warehouse" && srv.Describe() != "required; run_query" {
+			t.Errorf("the boundary's warehouse: got %q", srv.Describe())
+		}
+	}
+}

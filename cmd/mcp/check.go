@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/exit"
@@ -55,7 +56,13 @@ func printReport(a *app, rep *catalog.Report, r *manifests.Recipe) {
 	if rep.Trust != nil {
 		fmt.Fprintln(w, trustLine(rep.Trust))
 	}
-	if rep.Boundary != nil {
+	switch {
+	case rep.Boundary != nil && len(rep.Boundary.Servers) == 0 && rep.User:
+		fmt.Fprintf(w, "no servers: there is no package.json with pi.mcp in %s or above, and no server in %s\n",
+			rep.Recipe, strings.Join(manifests.UserFiles(rep.Recipe), ", "))
+	case rep.Boundary != nil && len(rep.Boundary.Servers) == 0:
+		fmt.Fprintln(w, "package boundary: no servers (package.json declares none in pi.mcp.servers)")
+	case rep.Boundary != nil:
 		fmt.Fprintln(w, "package boundary:")
 		for _, srv := range rep.Boundary.Servers {
 			fmt.Fprintf(w, "  %s  %s%s\n", srv.ID, srv.Describe(), endpointNote(r, srv.ID))

@@ -87,7 +87,12 @@ type NotFoundError struct{ ID string }
 
 func (e *NotFoundError) ExitCode() int { return exit.Usage }
 
+// Error names a session id as mcp prints ids; anything else was never
+// one, and is quoted as given, cut short.
 func (e *NotFoundError) Error() string {
+	if !ValidID(e.ID) {
+		return fmt.Sprintf("%.64q is not a session id", e.ID)
+	}
 	return fmt.Sprintf("session %s is not running", e.ID)
 }
 
@@ -118,7 +123,7 @@ func Dir() (string, error) {
 
 func path(id string) (string, error) {
 	if !ValidID(id) {
-		return "", &NotFoundError{ID: fmt.Sprintf("%.20q", id)}
+		return "", &NotFoundError{ID: id}
 	}
 	dir, err := Dir()
 	if err != nil {
