@@ -3,8 +3,12 @@ package manifests
 import (
 	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // checkTyped fails when err is not one of the package's error types.
@@ -182,6 +186,119 @@ func FuzzExpand(f *testing.F) {
 		}
 		if e.Args[0] != s {
 			t.Fatal("receiver changed")
+		}
+	})
+}
+
+// importClients are the formats FuzzImports drives, each with a sample.
+var importClients = []struct {
+	c      *client
+	sample string
+}{
+	{claudeDesktop, "claude_desktop_config.json"},
+	{cursor, "cursor-mcp.json"},
+	{vscode, "vscode-user-mcp.json"},
+	{windsurf, "windsurf-mcp_config.json"},
+	{codex, "codex-config.toml"},
+	{gemini, "gemini-settings.json"},
+	{zed, "zed-settings.json"},
+	{opencode, "opencode.jsonc"},
+	{claudeUser, "claude.json"},
+	{claudeLocal, "claude.json"},
+}
+
+// FuzzImports reads data as each program's file: it never panics, every
+// problem is one of the package's errors, and every entry it accepts is a
+// server mcp can reach.
+func FuzzImports(f *testing.F) {
+	for i, ic := range importClients {
+		data, err := os.ReadFile(filepath.Join("testdata", "imports", ic.sample))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(bytes.ReplaceAll(data, []byte("@CWD@"), []byte("/w")), uint8(i))
+	}
+	f.Add([]byte(`{"mcp": {"servers": {"a": {"type": "local", "command": ["x", "{env:A}"]}}}}`), uint8(7))
+	f.Add([]byte("[mcp_servers.a]\nurl = \"https://h\"\nenv_http_headers = { X = \"1A\" }\n"), uint8(4))
+	f.Add([]byte(`{"context_servers": {"a": {"command": {"path": "x", "args": ["${X}"]}}}}`), uint8(6))
+	f.Fuzz(func(t *testing.T, data []byte, which uint8) {
+		ic := importClients[int(which)%len(importClients)]
+		x := &importCtx{home: "/h", cwd: "/w", parsed: map[string]parsedFile{}}
+		data, err := readAllLimit(bytes.NewReader(data), "f", fileLimit)
+		if err != nil {
+			checkTyped(t, err)
+			return
+		}
+		var top *node
+		switch {
+		case ic.c.toml:
+			top, err = parseTOML(data, "f")
+		case ic.c.keep != nil:
+			top, err = parseJSONOnly(data, "f", ic.c.keep(x))
+		default:
+			top, err = parseJSONC(data, "f")
+		}
+		if err != nil {
+			checkTyped(t, err)
+			return
+		}
+		m, field, shape, err := ic.c.open(top, "f", x)
+		if err != nil {
+			checkTyped(t, err)
+			return
+		}
+		if m == nil {
+			return
+		}
+		eps, skipped, err := serverMap(m, "f", field, true, shape)
+		if err != nil {
+			checkTyped(t, err)
+		}
+		if len(skipped) > 0 {
+			checkTyped(t, skipped)
+		}
+		seen := map[string]bool{}
+		for _, e := range eps {
+			if !ValidServerID(e.ID) || seen[CanonicalID(e.ID)] {
+				t.Fatalf("accepted server id %q", e.ID)
+			}
+			seen[CanonicalID(e.ID)] = true
+			if _, err := e.Transport(); err != nil {
+				t.Fatalf("accepted entry without a transport: %v", err)
+			}
+			if _, err := e.Expand(func(string) (string, bool) { return "v", true }); err != nil {
+				t.Fatalf("accepted entry does not expand: %v", err)
+			}
+		}
+	})
+}
+
+// FuzzParseJSONOnly: keeping everything, parseJSONOnly reads an object
+// exactly as parseJSON does, and with Claude Code's filter it never
+// panics.
+func FuzzParseJSONOnly(f *testing.F) {
+	f.Add([]byte(`{"a": [1, {"b": "c\"}"}], "d": {"e": null}}`))
+	f.Add([]byte("{\n  \"projects\": {\"/w\": {\"mcpServers\": {\"s\": {\"command\": \"x\"}}, \"history\": [\"\\\\\"]}}\n}"))
+	f.Add([]byte(`{"a": 1,}`))
+	f.Add([]byte(`{"a" 1}`))
+	f.Add([]byte(`{"\u00e9": "x"} {}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > maxFileSize {
+			return
+		}
+		if _, err := parseJSONOnly(data, "f", claudeKeep(&importCtx{cwd: "/w"})); err != nil {
+			checkTyped(t, err)
+		}
+		if i := skipSpace(data, 0); i == len(data) || data[i] != '{' {
+			return
+		}
+		all, errAll := parseJSONOnly(data, "f", func([]string) keepMode { return whole })
+		want, errWant := parseJSON(data, "f")
+		if (errAll == nil) != (errWant == nil) {
+			t.Fatalf("parseJSONOnly: %v; parseJSON: %v", errAll, errWant)
+		}
+		if d := cmp.Diff(want, all, cmp.AllowUnexported(node{}, member{})); errWant == nil && d != "" {
+			t.Fatalf("trees differ (-parseJSON +parseJSONOnly):\n%s", d)
 		}
 	})
 }

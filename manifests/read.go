@@ -21,16 +21,36 @@ const (
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
+// sizeLimit bounds what is read of one file; label says it in messages,
+// and hint, when set, what to do about a file over it.
+type sizeLimit struct {
+	bytes       int64
+	label, hint string
+}
+
+var fileLimit = sizeLimit{bytes: maxFileSize, label: fileSizeLabel}
+
+func (l sizeLimit) err(file string) *Error {
+	if l.hint != "" {
+		return &Error{Pos: Pos{File: file}, Msg: "file is larger than the " + l.label + " limit for this file", Hint: l.hint}
+	}
+	return &Error{Pos: Pos{File: file},
+		Msg:  "file is larger than the " + l.label + " limit for configuration files",
+		Hint: "configuration files must be at most " + l.label}
+}
+
 // readAll reads r up to the size limit; file names the input in errors.
 func readAll(r io.Reader, file string) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, maxFileSize+1))
+	return readAllLimit(r, file, fileLimit)
+}
+
+func readAllLimit(r io.Reader, file string, limit sizeLimit) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, limit.bytes+1))
 	if err != nil {
 		return nil, &Error{Pos: Pos{File: file}, Msg: "cannot read: " + err.Error(), Err: err}
 	}
-	if len(data) > maxFileSize {
-		return nil, &Error{Pos: Pos{File: file},
-			Msg:  "file is larger than the " + fileSizeLabel + " limit for configuration files",
-			Hint: "configuration files must be at most " + fileSizeLabel}
+	if int64(len(data)) > limit.bytes {
+		return nil, limit.err(file)
 	}
 	return bytes.TrimPrefix(data, utf8BOM), nil
 }
@@ -39,6 +59,11 @@ func readAll(r io.Reader, file string) ([]byte, error) {
 // size limit. display is how the file is named in errors. A missing file
 // gives an error that matches fs.ErrNotExist.
 func readFile(path, display string) ([]byte, error) {
+	return readFileLimit(path, display, fileLimit)
+}
+
+// readFileLimit is readFile with another size limit.
+func readFileLimit(path, display string, limit sizeLimit) ([]byte, error) {
 	// Opening a FIFO for reading would block until a writer comes; the
 	// platform open adds O_NONBLOCK where it exists, then the opened file's
 	// own type decides.
@@ -56,12 +81,10 @@ func readFile(path, display string) ([]byte, error) {
 			Msg:  fmt.Sprintf("is not a regular file (%s)", fileKind(fi.Mode())),
 			Hint: "configuration files must be regular files or symlinks to them"}
 	}
-	if fi.Size() > maxFileSize {
-		return nil, &Error{Pos: Pos{File: display},
-			Msg:  "file is larger than the " + fileSizeLabel + " limit for configuration files",
-			Hint: "configuration files must be at most " + fileSizeLabel}
+	if fi.Size() > limit.bytes {
+		return nil, limit.err(display)
 	}
-	return readAll(f, display)
+	return readAllLimit(f, display, limit)
 }
 
 func describeOpenErr(err error) string {

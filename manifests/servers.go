@@ -38,29 +38,62 @@ func parseServers(data []byte, file, key string, lenient bool) (eps []Endpoint, 
 	if err != nil {
 		return nil, nil, err
 	}
+	m, err := serversAt(top, file, key)
+	if m == nil || err != nil {
+		return nil, nil, err
+	}
+	return serverMap(m, file, key, lenient, nil)
+}
+
+// serversAt finds the map of servers under key in the object top: nil when
+// the key is absent or null, an error when top is not an object or the
+// value is not one.
+func serversAt(top *node, file, key string) (*node, error) {
 	fc := &checker{file: file}
 	f, ok := fc.fields(top, "", []string{key}, false)
 	if !ok {
-		return nil, nil, fc.errs
+		return nil, fc.errs
 	}
 	m := f[key]
 	if m == nil || m.val.kind == kNull {
-		return nil, nil, fc.errs.err()
+		return nil, fc.errs.err()
 	}
 	if m.val.kind != kObject {
 		fc.at(m.val, key, "", "must be an object of servers by id, not "+fc.kindName(m.val.kind),
 			fmt.Sprintf(`write "%s": {"ID": {"command": "..."}}`, key))
-		return nil, nil, fc.errs
+		return nil, fc.errs
 	}
-	if fc.tooMany(m.val, key, len(m.val.members)) {
+	return m.val, fc.errs.err()
+}
+
+// shapeFunc turns one entry of another program's file (n, the value of
+// server id's key, named field in messages) into an entry of the shape
+// parseServers reads, keeping where each value was written. It records
+// problems in c, and returns keep false to leave the entry out quietly
+// (one switched off in that program).
+type shapeFunc func(c *checker, id, field string, n *node) (entry *node, keep bool)
+
+// serverMap reads the servers of the object m, named field in messages
+// (the key of the map, or its path). shape, when set, first turns each
+// entry into the shape of our own files.
+func serverMap(m *node, file, field string, lenient bool, shape shapeFunc) (eps []Endpoint, skipped Errors, err error) {
+	fc := &checker{file: file}
+	if fc.tooMany(m, field, len(m.members)) {
 		return nil, nil, fc.errs
 	}
 	var errs Errors
 	seen := map[string]Pos{}
-	for i := range m.val.members {
-		em := &m.val.members[i]
+	for i := range m.members {
+		em := m.members[i]
 		c := &checker{file: file}
-		ep, keep := c.endpoint(em, key, seen, lenient)
+		keep := true
+		if shape != nil && ValidServerID(em.key) {
+			em.val, keep = shape(c, em.key, field+"."+em.key, em.val)
+		}
+		var ep Endpoint
+		if keep && len(c.errs) == 0 {
+			ep, keep = c.endpoint(&em, field, seen, lenient)
+		}
 		switch {
 		case len(c.errs) > 0 && lenient:
 			skipped = append(skipped, c.errs...)
@@ -71,7 +104,6 @@ func parseServers(data []byte, file, key string, lenient bool) (eps []Endpoint, 
 			eps = append(eps, ep)
 		}
 	}
-	errs = append(fc.errs, errs...)
 	if len(errs) > 0 {
 		return nil, skipped, errs
 	}
@@ -110,28 +142,31 @@ func (c *checker) endpoint(em *member, key string, seen map[string]Pos, lenient 
 // stdioFields reads the fields of a server started from a command into ep.
 func (c *checker) stdioFields(ep *Endpoint, f map[string]*member, field string) {
 	if m := f["command"]; m != nil {
-		if s, ok := c.str(m.val, field+".command"); ok {
+		fld := field + "." + m.name()
+		if s, ok := c.str(m.val, fld); ok {
 			if s == "" {
-				c.at(m.val, field+".command", "", "is empty", "name the program to run")
+				c.at(m.val, fld, "", "is empty", "name the program to run")
 			}
 			ep.Command = s
-			c.expansion(m.val.pos(c.file), field+".command", s)
+			c.expansion(m.val.pos(c.file), fld, s)
 		}
 	}
 	if m := f["args"]; m != nil {
-		args, pos, _ := c.strList(m.val, field+".args")
+		fld := field + "." + m.name()
+		args, pos, _ := c.strList(m.val, fld)
 		for i, a := range args {
-			c.expansion(pos[i], fmt.Sprintf("%s.args[%d]", field, i), a)
+			c.expansion(pos[i], fmt.Sprintf("%s[%d]", fld, i), a)
 		}
 		ep.Args = args
 	}
 	if m := f["env"]; m != nil {
-		ep.Env = c.stringMap(m.val, field+".env", validEnvName, "variable names are not empty and hold no = or NUL")
+		ep.Env = c.stringMap(m.val, field+"."+m.name(), validEnvName, "variable names are not empty and hold no = or NUL")
 	}
 	if m := f["cwd"]; m != nil {
-		if s, ok := c.str(m.val, field+".cwd"); ok {
+		fld := field + "." + m.name()
+		if s, ok := c.str(m.val, fld); ok {
 			ep.Cwd = s
-			c.expansion(m.val.pos(c.file), field+".cwd", s)
+			c.expansion(m.val.pos(c.file), fld, s)
 		}
 	}
 }
@@ -139,13 +174,13 @@ func (c *checker) stdioFields(ep *Endpoint, f map[string]*member, field string) 
 // urlFields reads the fields of a server reached by url into ep.
 func (c *checker) urlFields(ep *Endpoint, f map[string]*member, field string, lenient bool) {
 	if m := f["url"]; m != nil {
-		if s, ok := c.str(m.val, field+".url"); ok {
+		if s, ok := c.str(m.val, field+"."+m.name()); ok {
 			ep.URL = s
-			c.checkURL(m.val, field+".url", s)
+			c.checkURL(m.val, field+"."+m.name(), s)
 		}
 	}
 	if m := f["headers"]; m != nil {
-		ep.Headers = c.stringMap(m.val, field+".headers", validHeaderName, "header names are HTTP tokens")
+		ep.Headers = c.stringMap(m.val, field+"."+m.name(), validHeaderName, "header names are HTTP tokens")
 	}
 	if m := f["oauth"]; m != nil {
 		ep.OAuth = c.oauth(m.val, field+".oauth", lenient)
@@ -162,13 +197,13 @@ func (c *checker) transportType(ep *Endpoint, f map[string]*member, field string
 	if m == nil {
 		return nil
 	}
-	s, ok := c.str(m.val, field+".type")
+	s, ok := c.str(m.val, field+"."+m.name())
 	if !ok {
 		return nil
 	}
 	ep.Type = s
 	if _, known := transportTypes[s]; !known {
-		c.at(m.val, field+".type", s, "is not a known transport type", typeHint)
+		c.at(m.val, field+"."+m.name(), s, "is not a known transport type", typeHint)
 		return nil
 	}
 	return m.val

@@ -30,6 +30,17 @@ type member struct {
 	key       string
 	line, col int // of the key
 	val       *node
+	// as is the key as a client's file wrote it, when an import renamed
+	// it to key (Windsurf's serverUrl is url); messages name it.
+	as string
+}
+
+// name is the key as written.
+func (m *member) name() string {
+	if m.as != "" {
+		return m.as
+	}
+	return m.key
 }
 
 type kind int
@@ -53,24 +64,39 @@ func (m *member) pos(file string) Pos { return Pos{File: file, Line: m.line, Col
 // parseJSON parses one JSON value (the whole of data) into a node tree.
 // Line and column are 1-based; columns count characters.
 func parseJSON(data []byte, file string) (*node, error) {
-	p := &jsonParser{data: data, file: file, dec: json.NewDecoder(bytes.NewReader(data))}
-	p.dec.UseNumber()
-	p.lines = append(p.lines, 0)
-	for i, c := range data {
-		if c == '\n' {
-			p.lines = append(p.lines, i+1)
-		}
-	}
+	p := newJSONParser(data, file)
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, &Error{Pos: Pos{File: file}, Msg: "file is empty", Hint: "expected a JSON object"}
 	}
-	n, err := p.value(0)
+	return p.valueAt(0, len(data), 0)
+}
+
+func newJSONParser(data []byte, file string) *jsonParser {
+	p := &jsonParser{data: data, file: file}
+	// Files are at most 64 MiB: an offset fits 32 bits, and the table is
+	// made once, at its size.
+	p.lines = make([]int32, 1, 1+bytes.Count(data, []byte("\n")))
+	for i, c := range data {
+		if c == '\n' {
+			p.lines = append(p.lines, int32(i+1))
+		}
+	}
+	return p
+}
+
+// valueAt parses the one JSON value that data[start:end] holds, nested
+// depth deep in the file.
+func (p *jsonParser) valueAt(start, end, depth int) (*node, error) {
+	p.base = start
+	p.dec = json.NewDecoder(bytes.NewReader(p.data[start:end]))
+	p.dec.UseNumber()
+	n, err := p.value(depth)
 	if err != nil {
 		return nil, err
 	}
-	start := p.next()
+	at := p.next()
 	if _, err := p.dec.Token(); err != io.EOF {
-		return nil, p.errAt(start, "invalid JSON: unexpected data after the top-level value")
+		return nil, p.errAt(at, "invalid JSON: unexpected data after the top-level value")
 	}
 	return n, nil
 }
@@ -78,8 +104,9 @@ func parseJSON(data []byte, file string) (*node, error) {
 type jsonParser struct {
 	data  []byte
 	file  string
-	dec   *json.Decoder
-	lines []int // byte offset where each line starts
+	dec   *json.Decoder // reads data[base:]
+	base  int
+	lines []int32 // byte offset where each line starts
 
 	lastOff, lastLine, lastCol int // the last lineCol answer
 }
@@ -87,7 +114,7 @@ type jsonParser struct {
 // next is the offset of the next token: the decoder's offset after the last
 // token, moved past whitespace and the separators the decoder eats itself.
 func (p *jsonParser) next() int {
-	off := int(p.dec.InputOffset())
+	off := p.base + int(p.dec.InputOffset())
 	for off < len(p.data) {
 		switch p.data[off] {
 		case ' ', '\t', '\r', '\n', ',', ':':
@@ -104,10 +131,16 @@ func (p *jsonParser) next() int {
 // last answer when it can: a long single-line file stays linear.
 func (p *jsonParser) lineCol(off int) (int, int) {
 	off = max(0, min(off, len(p.data)))
-	i := sort.Search(len(p.lines), func(i int) bool { return p.lines[i] > off }) - 1
-	from, col := p.lines[i], 1
-	if p.lastLine == i+1 && p.lastOff <= off {
+	i := sort.Search(len(p.lines), func(i int) bool { return int(p.lines[i]) > off }) - 1
+	from, col := int(p.lines[i]), 1
+	switch {
+	case p.lastLine == i+1 && p.lastOff <= off:
 		from, col = p.lastOff, p.lastCol
+	case p.lastLine == i+1 && p.lastOff-off < off-from:
+		// A key after its value: nearer the last answer than the line's start.
+		col = p.lastCol - utf8.RuneCount(p.data[off:p.lastOff])
+		p.lastOff, p.lastCol = off, col
+		return i + 1, col
 	}
 	col += utf8.RuneCount(p.data[from:off])
 	p.lastOff, p.lastLine, p.lastCol = off, i+1, col
@@ -124,7 +157,7 @@ func (p *jsonParser) syntaxErr(err error, at int) *Error {
 	var se *json.SyntaxError
 	switch {
 	case errors.As(err, &se):
-		return p.errAt(p.badCharAt(int(se.Offset), se.Error()), "invalid JSON: "+se.Error())
+		return p.errAt(p.badCharAt(p.base+int(se.Offset), se.Error()), "invalid JSON: "+se.Error())
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return p.errAt(len(p.data), "invalid JSON: unexpected end of file")
 	}

@@ -152,4 +152,7 @@ type Recipe struct {
 	Warnings []string
 	// Trust is what trust the project files read need and have.
 	Trust TrustState
+	// Sources are the files of a user configuration that were found, in
+	// the order they were read, and what came of each (nil for a recipe).
+	Sources []Source
 }

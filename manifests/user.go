@@ -18,10 +18,14 @@ type UserPaths struct {
 // userSource is one file LoadUser reads.
 type userSource struct {
 	path    string
-	key     string // "mcpServers" or "servers"
+	key     string // of pi's own files: "mcpServers"
 	ours    bool   // a pi file: problems are errors, not warnings
 	trusted bool   // read only when it passes the ownership rule
-	project bool   // in the working directory: needs project trust
+	// project is true for a file of the working directory (Cwd), which
+	// needs project trust; false for the user's own (in Home or ConfigDir).
+	project bool
+	client  *client // how another program's file is read; nil for pi's own
+	section string  // which part of the file, when one file is two sources
 }
 
 // LoadUser reads the user's own MCP configuration, the boundary outside any
@@ -29,12 +33,30 @@ type userSource struct {
 // the admin. Sources, lowest precedence first (a later file's entry replaces
 // an earlier one's for the same server id, whole):
 //
-//  1. imports, files that other programs own: Claude Desktop
+//  1. the user's own files of other programs: Claude Desktop
 //     (ConfigDir/Claude/claude_desktop_config.json), Cursor
-//     (Home/.cursor/mcp.json, then Cwd/.cursor/mcp.json), VS Code
-//     (Cwd/.vscode/mcp.json, key "servers"), Claude Code (Cwd/.mcp.json);
-//  2. Home/.pi/agent/mcp.json;
-//  3. Cwd/.pi/mcp.json, when it passes the ownership rule.
+//     (Home/.cursor/mcp.json), VS Code (ConfigDir/Code/User/mcp.json),
+//     Windsurf (Home/.codeium/windsurf/mcp_config.json), Codex
+//     (Home/.codex/config.toml), Gemini CLI (Home/.gemini/settings.json),
+//     Zed (ConfigDir/zed/settings.json; Home/.config/zed on macOS,
+//     ConfigDir/Zed on Windows), OpenCode (ConfigDir/opencode/opencode.json
+//     and opencode.jsonc; Home/.config/opencode on macOS and Windows),
+//     Claude Code's user servers (Home/.claude.json, mcpServers);
+//  2. the working directory's files of other programs, marked project:
+//     Cwd/.cursor/mcp.json, Cwd/.vscode/mcp.json, Cwd/.codex/config.toml,
+//     Cwd/.gemini/settings.json, Cwd/.zed/settings.json,
+//     Cwd/opencode.json and Cwd/opencode.jsonc, Cwd/.mcp.json (Claude
+//     Code);
+//  3. Claude Code's servers for this directory (Home/.claude.json,
+//     projects[Cwd].mcpServers), which Claude Code ranks above .mcp.json;
+//  4. Home/.pi/agent/mcp.json;
+//  5. Cwd/.pi/mcp.json, when it passes the ownership rule.
+//
+// Each program's file is read in its own format (see clients.go): JSON
+// with comments and trailing commas, TOML for Codex; its own keys for a
+// url, a command line, a switched-off entry; its own way of naming
+// variables, turned into ${VAR}. Every file is bounded: 1 MiB, and 64 MiB
+// for ~/.claude.json, of which only the servers are parsed.
 //
 // Ownership rule: the project file Cwd/.pi/mcp.json is read only when it is a
 // regular file (not a symlink) owned by the current user and not writable
@@ -52,8 +74,9 @@ type userSource struct {
 // Missing files are fine. An invalid entry in an imported file, or an
 // imported file that cannot be read or parsed, is skipped with a warning;
 // in a pi file it is an error, and all errors come back as Errors. An
-// imported entry with "disabled": true is left out, and keys other programs
-// add to entries are ignored there.
+// imported entry the program has switched off is left out, and keys other
+// programs add to entries are ignored there. Recipe.Sources lists the
+// files found and what came of each.
 func LoadUser(u UserPaths) (*Recipe, error) {
 	r, errs := loadUser(u)
 	if len(errs) > 0 {
@@ -76,15 +99,16 @@ func loadUser(u UserPaths) (*Recipe, Errors) {
 	l := &userLoad{
 		r:       &Recipe{Root: cwd, User: true, Endpoints: map[string]Endpoint{}, Agents: map[string]*Agent{}},
 		w:       newWatch(),
+		x:       &importCtx{home: u.Home, cwd: cwd, parsed: map[string]parsedFile{}, bytes: map[string][]byte{}},
 		tr:      newTrustReads(cwd),
 		project: map[string]bool{},
 	}
 	done := map[string]bool{}
 	for _, src := range userSources(u.Home, cwd, u.ConfigDir) {
-		if done[src.path] {
+		if done[src.sourceKey()] {
 			continue // Cwd is Home: one file, read once
 		}
-		done[src.path] = true
+		done[src.sourceKey()] = true
 		l.read(src, displayPath(src.path, cwd, u.Home))
 	}
 	l.r.Files = l.w.list()
@@ -96,36 +120,36 @@ func loadUser(u UserPaths) (*Recipe, Errors) {
 type userLoad struct {
 	r       *Recipe
 	w       *watch
+	x       *importCtx
 	tr      *trustReads     // the project files read
 	project map[string]bool // canonical ids whose entry came from a project file
 	errs    Errors
 }
 
-// read reads one source into the recipe.
+// read reads one source into the recipe, and notes what came of it in
+// Recipe.Sources.
 func (l *userLoad) read(src userSource, display string) {
 	r := l.r
 	l.w.dir(filepath.Dir(src.path))
+	found := Source{File: display, Section: src.sourceSection(l.x.cwd)}
 	if src.trusted {
 		if why := untrusted(src.path); why != "" {
 			if why != "missing" {
 				l.w.file(src.path)
 				r.Warnings = append(r.Warnings, fmt.Sprintf("%s: ignored: %s", display, why))
+				found.Skipped = why
+				r.Sources = append(r.Sources, found)
 			}
 			return
 		}
 	}
-	data, err := readFile(src.path, display)
-	if errors.Is(err, fs.ErrNotExist) {
+	eps, skipped, err := src.load(display, l.x)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errNothing) {
 		return
 	}
 	l.w.file(src.path)
-	var eps []Endpoint
-	var skipped Errors
-	if err == nil {
-		if src.project {
-			l.tr.add(src.path, data)
-		}
-		eps, skipped, err = parseServers(data, display, src.key, !src.ours)
+	if data, ok := l.x.bytes[src.path]; ok && src.project {
+		l.tr.add(src.path, data)
 	}
 	if err != nil {
 		if src.ours {
@@ -134,12 +158,16 @@ func (l *userLoad) read(src userSource, display string) {
 			for _, e := range asErrors(err, display) {
 				r.Warnings = append(r.Warnings, "skipped file: "+e.Error())
 			}
+			found.Skipped = skippedWhy(asErrors(err, display))
+			r.Sources = append(r.Sources, found)
 		}
 		return
 	}
 	for _, e := range skipped {
 		r.Warnings = append(r.Warnings, "skipped entry: "+e.Error())
 	}
+	found.Servers, found.SkippedEntries = len(eps), len(skipped)
+	r.Sources = append(r.Sources, found)
 	for _, ep := range eps {
 		ep.Dir = filepath.Dir(src.path)
 		id := CanonicalID(ep.ID)
@@ -156,11 +184,7 @@ func userSources(home, cwd, configDir string) []userSource {
 			out = append(out, s)
 		}
 	}
-	add(configDir, userSource{path: filepath.Join("Claude", "claude_desktop_config.json"), key: "mcpServers"})
-	add(home, userSource{path: filepath.Join(".cursor", "mcp.json"), key: "mcpServers"})
-	add(cwd, userSource{path: filepath.Join(".cursor", "mcp.json"), key: "mcpServers", project: true})
-	add(cwd, userSource{path: filepath.Join(".vscode", "mcp.json"), key: "servers", project: true})
-	add(cwd, userSource{path: ".mcp.json", key: "mcpServers", project: true})
+	out = append(out, importSources(home, cwd, configDir)...)
 	add(home, userSource{path: filepath.Join(".pi", "agent", "mcp.json"), key: "mcpServers", ours: true})
 	add(cwd, userSource{path: filepath.Join(".pi", "mcp.json"), key: "mcpServers", ours: true, trusted: true, project: true})
 	return out

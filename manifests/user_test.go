@@ -164,7 +164,7 @@ func TestLoadUser_ImportsSkipInvalidEntries(t *testing.T) {
 		`skipped entry: ~/.cursor/mcp.json:3:3: mcpServers: "bad id" is not a valid server id`,
 		`skipped entry: ~/.cursor/mcp.json:4:14: mcpServers.neither: has neither command nor url`,
 		`skipped entry: ~/.cursor/mcp.json:5:51: mcpServers.env-number.env.TOKEN: must be a string, not a number`,
-		`skipped entry: ~/.cursor/mcp.json:8:37: mcpServers.vars.args[0]: has a malformed ${...}`,
+		`skipped entry: ~/.cursor/mcp.json:8:37: mcpServers.vars.args[0]: uses ${input:...}, a value the editor asks for`,
 		`mcpServers.secret.url: is not an http or https URL`,
 		`skipped file: cfg/Claude/claude_desktop_config.json:1:17: invalid JSON: unexpected end of file`,
 		`skipped file: .vscode/mcp.json:1:13: servers: must be an object of servers by id, not a list`,
