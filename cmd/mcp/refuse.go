@@ -19,6 +19,7 @@ var refusedFlags = map[string]string{
 	"--agent": "config overrides", "--recipe": "config overrides", "--trust": "config overrides",
 	"-c": "config overrides", "-C": "config overrides",
 	"--save": "persistence flags", "--persist": "persistence flags",
+	"--sources": "listings of the configuration's files",
 }
 
 var authVerbs = map[string]bool{"auth": true, "login": true, "logout": true}
