@@ -1,6 +1,7 @@
 package manifests
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"regexp"
@@ -34,6 +35,10 @@ func tomlMessage(msg string) string {
 	return tomlRangeRE.ReplaceAllString(b.String(), "a number $1")
 }
 
+// maxTOMLOpeners bounds the "[" and "{" of a TOML file (counted wherever
+// they are, strings too), and so its nesting.
+const maxTOMLOpeners = 10_000
+
 // parseTOML parses a TOML document into a node tree, its keys in file
 // order. TOML values carry no positions here (the library keeps none), so
 // problems name the file and the field.
@@ -44,6 +49,13 @@ func parseTOML(data []byte, file string) (n *node, err error) {
 			n, err = nil, &Error{Pos: Pos{File: file}, Msg: fmt.Sprintf("invalid TOML: %v", r)}
 		}
 	}()
+	// The library recurses once per nested array or inline table, and a
+	// file deep enough overflows the stack (fatal, not a panic). No more
+	// openers than maxTOMLOpeners means no deeper than that.
+	if n := bytes.Count(data, []byte("[")) + bytes.Count(data, []byte("{")); n > maxTOMLOpeners {
+		return nil, &Error{Pos: Pos{File: file}, Msg: fmt.Sprintf("has %d arrays and tables, over the limit of %d", n, maxTOMLOpeners),
+			Hint: "a configuration file this large is not one a program wrote"}
+	}
 	var v map[string]any
 	md, err := toml.Decode(string(data), &v)
 	if err != nil {

@@ -144,11 +144,51 @@ func (s userSource) parse(display string, x *importCtx) (*node, error) {
 // editors write their settings: they become spaces (hujson), so positions
 // stay those of the file.
 func parseJSONC(data []byte, file string) (*node, error) {
+	if off := tooDeep(data); off >= 0 {
+		p := newJSONParser(data, file)
+		return nil, p.errAt(off, fmt.Sprintf("values are nested more than %d deep", maxDepth))
+	}
 	std, err := hujson.Standardize(data)
 	if err != nil {
 		return nil, jsoncErr(err, data, file)
 	}
 	return parseJSON(std, file)
+}
+
+// tooDeep returns the offset of the first bracket nested more than
+// maxDepth deep in JSON with comments, or -1. hujson recurses once per
+// level, and a file deep enough overflows the stack, which is fatal rather
+// than an error; parseJSON would refuse the depth anyway. Only strings and
+// comments are told apart, so that brackets in them do not count.
+func tooDeep(data []byte) int {
+	depth := 0
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; {
+		case c == '"':
+			for i++; i < len(data) && data[i] != '"'; i++ {
+				if data[i] == '\\' {
+					i++
+				}
+			}
+		case c == '/' && i+1 < len(data) && data[i+1] == '/':
+			for i < len(data) && data[i] != '\n' {
+				i++
+			}
+		case c == '/' && i+1 < len(data) && data[i+1] == '*':
+			end := bytes.Index(data[i+2:], []byte("*/"))
+			if end < 0 {
+				return -1 // hujson reports the open comment
+			}
+			i += 2 + end + 1
+		case c == '[' || c == '{':
+			if depth++; depth > maxDepth {
+				return i
+			}
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return -1
 }
 
 var hujsonErrRE = regexp.MustCompile(`^hujson: line (\d+), column (\d+): (.*)$`)

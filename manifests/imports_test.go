@@ -255,3 +255,24 @@ func checkWarnings(t *testing.T, warnings []string, prefix string, wants []strin
 		}
 	}
 }
+
+// TestLoadUser_ImportDeepNesting: a project file nested as deep as 1 MiB
+// allows is one warning. (The JSON-with-comments and TOML libraries
+// recurse per level: unguarded, this overflows the stack and kills the
+// process.)
+func TestLoadUser_ImportDeepNesting(t *testing.T) {
+	for _, tc := range []struct{ rel, content, want string }{
+		{".vscode/mcp.json", strings.Repeat("[", maxFileSize), ":1:201: values are nested more than 200 deep"},
+		{".zed/settings.json", "// deep\n{\"a\": " + strings.Repeat(`{"a": [`, maxFileSize/8), ":2:"},
+		{".gemini/settings.json", `{"s": "[[[[", "t": /* [[[ */ ` + strings.Repeat("[", maxFileSize/2), ":1:"},
+		{".codex/config.toml", "x = " + strings.Repeat("[", maxFileSize-8), ": has 1048568 arrays and tables, over the limit of 10000"},
+	} {
+		t.Run(tc.rel, func(t *testing.T) {
+			f, r := load(t, placed{inCwd, tc.rel, tc.content})
+			want := "skipped file: " + tc.rel + tc.want
+			if len(r.Warnings) != 1 || !strings.HasPrefix(r.Warnings[0], want) || len(r.Endpoints) != 0 {
+				t.Errorf("warnings %q, want %q (cwd %s)", r.Warnings, want, f.cwd)
+			}
+		})
+	}
+}
