@@ -20,7 +20,8 @@ import (
 // of it when the file holds servers in two places: what LoadUser found
 // there, for `mcp list --sources`. Files that do not exist are not listed.
 type Source struct {
-	File string `json:"file"` // as positions name it
+	File    string `json:"file"`              // as positions name it
+	Program string `json:"program,omitempty"` // whose file it is; "" for pi's own
 	// Section is where in the file the servers were read, when the file
 	// has more than one place for them (Claude Code's projects); "" otherwise.
 	Section string `json:"section,omitempty"`
@@ -54,7 +55,7 @@ var errNothing = errors.New("nothing to read")
 
 // client is how one program writes its MCP servers.
 type client struct {
-	name string // the program, for messages
+	name string // the program, for Source
 	toml bool   // the file is TOML; otherwise JSON with comments and trailing commas
 	// limit bounds the file's size; the zero value is the usual 1 MiB.
 	limit sizeLimit
@@ -294,6 +295,14 @@ func join(base string, elem ...string) string {
 // sourceKey tells sources apart: one file can be two.
 func (s userSource) sourceKey() string {
 	return s.path + "#" + s.section
+}
+
+// program names the program whose file the source is.
+func (s userSource) program() string {
+	if s.client == nil {
+		return ""
+	}
+	return s.client.name
 }
 
 // sourceSection names the part of a file a source reads, for Source.

@@ -268,7 +268,7 @@ func TestLoadUser_ImportDeepNesting(t *testing.T) {
 		{".codex/config.toml", "x = " + strings.Repeat("[", maxFileSize-8), ": has 1048568 arrays and tables, over the limit of 10000"},
 	} {
 		t.Run(tc.rel, func(t *testing.T) {
-			f, r := load(t, placed{inCwd, tc.rel, tc.content})
+			f, r := loadFixture(t, placed{inCwd, tc.rel, tc.content})
 			want := "skipped file: " + tc.rel + tc.want
 			if len(r.Warnings) != 1 || !strings.HasPrefix(r.Warnings[0], want) || len(r.Endpoints) != 0 {
 				t.Errorf("warnings %q, want %q (cwd %s)", r.Warnings, want, f.cwd)

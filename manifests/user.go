@@ -131,7 +131,7 @@ type userLoad struct {
 func (l *userLoad) read(src userSource, display string) {
 	r := l.r
 	l.w.dir(filepath.Dir(src.path))
-	found := Source{File: display, Section: src.sourceSection(l.x.cwd)}
+	found := Source{File: display, Program: src.program(), Section: src.sourceSection(l.x.cwd)}
 	if src.trusted {
 		if why := untrusted(src.path); why != "" {
 			if why != "missing" {

@@ -90,10 +90,14 @@ func listSources(a *app) error {
 }
 
 func sourceName(f manifests.Source) string {
+	name := f.File
 	if f.Section != "" {
-		return f.File + " " + f.Section
+		name += " " + f.Section
 	}
-	return f.File
+	if f.Program != "" {
+		name += " (" + f.Program + ")"
+	}
+	return name
 }
 
 // sourceOutcome says what came of a file: how many servers, how many
