@@ -70,7 +70,7 @@ func loadFixture(t *testing.T, files ...placed) (userFixture, *Recipe) {
 }
 
 // endpointFields compares what an entry says, not where it was written.
-var endpointFields = cmpopts.IgnoreFields(Endpoint{}, "Pos", "Dir")
+var endpointFields = cmpopts.IgnoreFields(Endpoint{}, "Pos", "Dir", "Untrusted")
 
 // TestLoadUser_Imports reads one sample of each program's configuration,
 // in its real format, from where the program keeps it.
@@ -225,6 +225,11 @@ func TestLoadUser_Imports(t *testing.T) {
 				}
 				if _, err := ep.Transport(); err != nil {
 					t.Errorf("%s: %v", id, err)
+				}
+				// A file of the working directory is the project's: its
+				// servers need trust. The user's own files need none.
+				if project := strings.HasPrefix(tc.file.path(f), f.cwd+string(filepath.Separator)); project != (ep.Untrusted != nil) {
+					t.Errorf("%s from %s: untrusted %v, want %v", id, tc.file.display(f), ep.Untrusted, project)
 				}
 			}
 			if d := cmp.Diff(want, got, endpointFields, cmpopts.EquateEmpty()); d != "" {

@@ -194,10 +194,20 @@ func loadAgents(r *Recipe, root string, w *watch) Errors {
 }
 
 // watch collects the paths a reload watcher should look at: each file that
-// exists, and each existing directory whose entries decide what is read.
+// exists, each file that would be read if it appeared (in a directory that
+// exists), and each existing directory whose entries decide what is read.
 type watch struct{ seen map[string]bool }
 
 func newWatch() *watch { return &watch{seen: map[string]bool{}} }
+
+// candidate watches a file that is read when it is there: it, and not
+// the rest of its directory (a user's home directory changes all the
+// time).
+func (w *watch) candidate(path string) {
+	if fi, err := os.Stat(filepath.Dir(path)); err == nil && fi.IsDir() {
+		w.seen[path] = true
+	}
+}
 
 func (w *watch) file(path string) {
 	if exists(path) {

@@ -140,8 +140,9 @@ type Recipe struct {
 	// Agents by name.
 	Agents map[string]*Agent
 	// Files is every configuration file that was read, for reload watching,
-	// and the trust store, followed by the existing directories whose
-	// entries decide what is read (so that a file appearing there is
+	// the files that would be read if they appeared (in a directory that
+	// exists), and the trust store, followed by the existing directories
+	// whose entries decide what is read (so that a file appearing there is
 	// noticed) and the trust store's: absolute paths, files first, each
 	// part sorted.
 	Files []string

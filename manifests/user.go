@@ -130,7 +130,7 @@ type userLoad struct {
 // Recipe.Sources.
 func (l *userLoad) read(src userSource, display string) {
 	r := l.r
-	l.w.dir(filepath.Dir(src.path))
+	l.w.candidate(src.path)
 	found := Source{File: display, Program: src.program(), Section: src.sourceSection(l.x.cwd)}
 	if src.trusted {
 		if why := untrusted(src.path); why != "" {

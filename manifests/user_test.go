@@ -94,11 +94,17 @@ func TestLoadUser_Precedence(t *testing.T) {
 		filepath.Join(f.config, "Claude", "claude_desktop_config.json"),
 		filepath.Join(f.home, ".cursor", "mcp.json"),
 		filepath.Join(f.cwd, ".pi", "mcp.json"),
-		filepath.Join(f.cwd, ".pi"),
-		f.cwd,
+		filepath.Join(f.cwd, "opencode.json"), // not there: watched in case it appears
 	} {
 		if !slices.Contains(r.Files, p) {
 			t.Errorf("Files lacks %s: %q", p, r.Files)
+		}
+	}
+	// The directories the files are in are not watched whole: a home
+	// directory changes all the time.
+	for _, p := range []string{f.home, f.cwd, filepath.Join(f.cwd, ".pi")} {
+		if slices.Contains(r.Files, p) {
+			t.Errorf("Files holds the directory %s: %q", p, r.Files)
 		}
 	}
 }

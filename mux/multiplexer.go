@@ -280,11 +280,19 @@ func (d *Multiplexer) watch(ctx context.Context) {
 	}
 	defer w.Close()
 	watched := map[string]bool{}
+	// An event counts when it is about a file of the list, or about an
+	// entry of a directory of the list; other entries of the directory a
+	// listed file is in (a home directory's) do not.
+	var files, dirs map[string]bool
 	add := func(cfg *Config) {
+		files, dirs = map[string]bool{}, map[string]bool{}
 		for _, p := range cfg.Watch {
 			dir := p
 			if st, err := os.Stat(p); err != nil || !st.IsDir() {
 				dir = filepath.Dir(p)
+				files[p] = true
+			} else {
+				dirs[p] = true
 			}
 			if !watched[dir] && w.Add(dir) == nil {
 				watched[dir] = true
@@ -305,7 +313,7 @@ func (d *Multiplexer) watch(ctx context.Context) {
 			if !ok {
 				return
 			}
-			if ev.Op == fsnotify.Chmod {
+			if ev.Op == fsnotify.Chmod || !files[ev.Name] && !dirs[ev.Name] && !dirs[filepath.Dir(ev.Name)] {
 				continue
 			}
 			debounce = time.After(100 * time.Millisecond)

@@ -238,6 +238,8 @@ func watchList(r *manifests.Recipe) []string {
 	for _, p := range list {
 		if _, err := os.Stat(p); err == nil {
 			out = append(out, p)
+		} else if _, err := os.Stat(filepath.Dir(p)); err == nil {
+			out = append(out, p) // a file that may appear
 		}
 	}
 	return out
