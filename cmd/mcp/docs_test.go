@@ -144,3 +144,22 @@ func TestDocs_firstCommand(t *testing.T) {
 		t.Errorf("without --trust: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// The worked recipe says how to find a server's tool names before writing
+// the boundary: let every tool through, list them, then narrow.
+func TestDocs_workedRecipeFindsToolNames(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "\n## A worked recipe\n")
+	if !ok {
+		t.Fatal("the README has no worked recipe")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	for _, want := range []string{`"include": ["*"]`, "`mcp list warehouse`", "warehouse.run_query --schema", "`mcp check`", "adds later"} {
+		if !strings.Contains(strings.Join(strings.Fields(section), " "), want) {
+			t.Errorf("the worked recipe does not say %s", want)
+		}
+	}
+}
