@@ -139,21 +139,7 @@ func FuzzParseServers(f *testing.F) {
 			checkTyped(t, err)
 			return
 		}
-		seen := map[string]bool{}
-		for _, e := range eps {
-			if !ValidServerID(e.ID) || seen[CanonicalID(e.ID)] {
-				t.Fatalf("accepted server id %q", e.ID)
-			}
-			seen[CanonicalID(e.ID)] = true
-			if _, err := e.Transport(); err != nil {
-				t.Fatalf("accepted entry without a transport: %v", err)
-			}
-			// Every accepted entry expands without a syntax error.
-			_, err := e.Expand(func(string) (string, bool) { return "v", true })
-			if err != nil {
-				t.Fatalf("accepted entry does not expand: %v", err)
-			}
-		}
+		checkAccepted(t, eps)
 	})
 }
 
@@ -257,19 +243,7 @@ func FuzzImports(f *testing.F) {
 		if len(skipped) > 0 {
 			checkTyped(t, skipped)
 		}
-		seen := map[string]bool{}
-		for _, e := range eps {
-			if !ValidServerID(e.ID) || seen[CanonicalID(e.ID)] {
-				t.Fatalf("accepted server id %q", e.ID)
-			}
-			seen[CanonicalID(e.ID)] = true
-			if _, err := e.Transport(); err != nil {
-				t.Fatalf("accepted entry without a transport: %v", err)
-			}
-			if _, err := e.Expand(func(string) (string, bool) { return "v", true }); err != nil {
-				t.Fatalf("accepted entry does not expand: %v", err)
-			}
-		}
+		checkAccepted(t, eps)
 	})
 }
 
@@ -301,4 +275,24 @@ func FuzzParseJSONOnly(f *testing.F) {
 			t.Fatalf("trees differ (-parseJSON +parseJSONOnly):\n%s", d)
 		}
 	})
+}
+
+// checkAccepted checks what a parser accepted: valid, distinct server ids,
+// each entry with a transport, and every one expanding without a syntax
+// error.
+func checkAccepted(t *testing.T, eps []Endpoint) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, e := range eps {
+		if !ValidServerID(e.ID) || seen[CanonicalID(e.ID)] {
+			t.Fatalf("accepted server id %q", e.ID)
+		}
+		seen[CanonicalID(e.ID)] = true
+		if _, err := e.Transport(); err != nil {
+			t.Fatalf("accepted entry without a transport: %v", err)
+		}
+		if _, err := e.Expand(func(string) (string, bool) { return "v", true }); err != nil {
+			t.Fatalf("accepted entry does not expand: %v", err)
+		}
+	}
 }
