@@ -36,12 +36,6 @@ func StampEnv(ignore ...string) EnvStamp {
 	return EnvStamp{Names: names, Digest: envDigest(names, ignore)}
 }
 
-// Matches says whether this process's environment is the one s stamped:
-// the same values for s's variables, and no variable s does not name.
-func (s EnvStamp) Matches(ignore ...string) bool {
-	return s.Digest == envDigest(s.Names, ignore)
-}
-
 // envNames adds this environment's variable names, but the shell's and
 // ignore, to names, sorted and without repeats.
 func envNames(names, ignore []string) []string {
