@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpsh/mcp/catalog"
@@ -30,6 +31,10 @@ var objectSchema = json.RawMessage(`{"type":"object"}`)
 // SDK does not recover): the call gets a tool error instead.
 func (s *Server) gate(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+		if !answered(method) {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound,
+				Message: fmt.Sprintf("%s: this server offers tools only", clip.Runes(method, 64))}
+		}
 		r, ok := req.(*mcp.CallToolRequest)
 		if method != methodCallTool || !ok || r.Params == nil {
 			return next(ctx, method, req)
@@ -45,6 +50,19 @@ func (s *Server) gate(next mcp.MethodHandler) mcp.MethodHandler {
 		}()
 		return next(ctx, method, req)
 	}
+}
+
+// answered says whether the server answers a method: the protocol's own
+// requests, the tools capability it declares, and every notification.
+// Requests of capabilities it does not declare (resources, prompts,
+// logging, completions) are method not found, rather than an empty answer
+// a client would take for the upstream's.
+func answered(method string) bool {
+	switch method {
+	case "initialize", "ping", "tools/list", methodCallTool, "server/discover", "subscriptions/listen":
+		return true
+	}
+	return strings.HasPrefix(method, "notifications/")
 }
 
 // notAvailable is the one answer to a name outside the active set, in the

@@ -1,0 +1,45 @@
+package toolsmode
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/testenv"
+)
+
+// The server declares tools and nothing else, and answers nothing else:
+// resources, prompts, logging and completions are method not found, not an
+// empty list a client would show as the upstream's, and logging/setLevel
+// is not acknowledged for logs that never come.
+func TestServer_AnswersOnlyWhatItDeclares(t *testing.T) {
+	eng := newEngine(t, []*catalog.ServerSurface{{ID: "fake", Tools: []string{"echo"}}}, testenv.FakeServer(t, testenv.ModeDefault))
+	s, _ := newServer(t, eng, Options{})
+	c := inProcess(t, s)
+	if caps := c.GetServerCapabilities(); caps.Resources != nil || caps.Prompts != nil || caps.Logging != nil || caps.Tools == nil {
+		t.Errorf("capabilities = %+v, want tools only", caps)
+	}
+	for _, m := range []struct {
+		method string
+		params any
+	}{
+		{"resources/list", map[string]any{}},
+		{"resources/templates/list", map[string]any{}},
+		{"resources/read", map[string]any{"uri": "file:///etc/passwd"}},
+		{"prompts/list", map[string]any{}},
+		{"prompts/get", map[string]any{"name": "x"}},
+		{"logging/setLevel", map[string]any{"level": "debug"}},
+		{"completion/complete", map[string]any{"ref": map[string]any{"type": "ref/prompt", "name": "x"}, "argument": map[string]any{"name": "a", "value": "b"}}},
+	} {
+		_, err := c.rawE(m.method, m.params)
+		if err == nil || !strings.Contains(err.Error(), "JSON-RPC error -32601") {
+			t.Errorf("%s: %v, want method not found", m.method, err)
+		}
+	}
+	if _, err := c.rawE("ping", map[string]any{}); err != nil {
+		t.Errorf("ping: %v", err)
+	}
+	if got := names(c.tools(t)); len(got) != 1 || got[0] != "fake__echo" {
+		t.Errorf("tools/list = %v", got)
+	}
+}
