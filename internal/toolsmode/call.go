@@ -35,6 +35,9 @@ func (s *Server) gate(next mcp.MethodHandler) mcp.MethodHandler {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound,
 				Message: fmt.Sprintf("%s: this server offers tools only", clip.Runes(method, 64))}
 		}
+		if ir, ok := req.(*mcp.ServerRequest[*mcp.InitializeParams]); ok {
+			askLegacy(ir)
+		}
 		r, ok := req.(*mcp.CallToolRequest)
 		if method != methodCallTool || !ok || r.Params == nil {
 			return next(ctx, method, req)
@@ -49,6 +52,26 @@ func (s *Server) gate(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 		}()
 		return next(ctx, method, req)
+	}
+}
+
+// Protocol revisions: the first that has no initialize handshake, and the
+// newest that has one.
+const (
+	statelessRevision = "2026-07-28"
+	newestHandshake   = "2025-11-25"
+)
+
+// askLegacy makes an initialize request that asks for a revision without
+// the handshake ask for the newest one with it, which is what initialize
+// negotiates anyway. The SDK decides whether to send tools/list_changed,
+// and which fields results carry, by the revision asked for rather than
+// the one negotiated (go-sdk issue 1258); corrected here, before it reads
+// the request, a client that asks initialize for 2026-07-28 gets
+// 2025-11-25 and all it promises.
+func askLegacy(ir *mcp.ServerRequest[*mcp.InitializeParams]) {
+	if ir.Params != nil && ir.Params.ProtocolVersion >= statelessRevision {
+		ir.Params.ProtocolVersion = newestHandshake
 	}
 }
 
