@@ -28,6 +28,8 @@ type CacheEntry struct {
 	Server  string    `json:"server"`
 	Fetched time.Time `json:"fetched"`
 	Tools   []Tool    `json:"tools"`
+	// Instructions are what the server said about how to use it.
+	Instructions string `json:"instructions,omitempty"`
 }
 
 // DefaultCacheDir is mcp/catalog under the user's cache directory.

@@ -164,19 +164,24 @@ type endpointKey struct {
 }
 
 // connected says whether a server has a live connection.
-func (e *Engine) connected(server string) bool {
+func (e *Engine) connected(server string) bool { return e.live(server) != nil }
+
+// live is a server's connection when it is up, or nil.
+func (e *Engine) live(server string) *link {
 	e.mu.Lock()
 	c, ok := e.conns[manifests.CanonicalID(server)]
 	e.mu.Unlock()
 	if !ok {
-		return false
+		return nil
 	}
 	select {
 	case <-c.ready:
-		return c.err == nil && !c.dead()
+		if c.err == nil && !c.dead() {
+			return c
+		}
 	default:
-		return false
 	}
+	return nil
 }
 
 // Reconfigure replaces the surface and the endpoints, as after the
@@ -334,7 +339,7 @@ func (e *Engine) relist(server string, c *link) ([]catalog.Tool, bool) {
 		return nil, false
 	}
 	c.tools, c.listed = tools, gen
-	e.record(server, tools)
+	e.record(server, c.up.Instructions(), tools)
 	return tools, true
 }
 

@@ -138,18 +138,35 @@ func (e *Engine) listed(ctx context.Context, srv *catalog.ServerSurface) (_ []ca
 			return nil, broke, err
 		}
 		c.tools, c.listed = tools, gen
-		e.record(srv.ID, tools)
+		e.record(srv.ID, c.up.Instructions(), tools)
 	}
 	return c.tools, false, nil
 }
 
-func (e *Engine) record(server string, tools []catalog.Tool) {
+func (e *Engine) record(server, instructions string, tools []catalog.Tool) {
 	key, ok := e.EndpointKey(server)
 	if e.cache == nil || !ok {
 		return
 	}
 	// A cache that cannot be written only costs a later reconnect.
-	_ = e.cache.Store(key, &catalog.CacheEntry{Server: server, Fetched: time.Now().UTC(), Tools: tools})
+	_ = e.cache.Store(key, &catalog.CacheEntry{Server: server, Fetched: time.Now().UTC(), Tools: tools, Instructions: instructions})
+}
+
+// Instructions are what a server of the surface said, at initialize, about
+// how to use it: from its connection, else from the catalog cache; ok is
+// false when the server has not been seen.
+func (e *Engine) Instructions(server string) (text string, ok bool) {
+	srv, found := e.Surface().Server(server)
+	if !found {
+		return "", false
+	}
+	if c := e.live(srv.ID); c != nil {
+		return c.up.Instructions(), true
+	}
+	if entry := e.cached(srv.ID); entry != nil {
+		return entry.Instructions, true
+	}
+	return "", false
 }
 
 // Tool returns one authorized tool. A tool outside the surface and a tool

@@ -87,6 +87,9 @@ func runFake(mode string) int {
 	if has(ModePages) {
 		opts = append(opts, server.WithPaginationLimit(2))
 	}
+	if text := os.Getenv("FAKE_INSTRUCTIONS"); text != "" {
+		opts = append(opts, server.WithInstructions(text))
+	}
 	s := FakeMCPServer(opts...)
 	stdio := server.NewStdioServer(s)
 	server.WithWorkerPoolSize(50)(stdio)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/testenv"
+	"github.com/mcpsh/mcp/manifests"
 )
 
 // The server declares tools and nothing else, and answers nothing else:
@@ -41,5 +42,28 @@ func TestServer_AnswersOnlyWhatItDeclares(t *testing.T) {
 	}
 	if got := names(c.tools(t)); len(got) != 1 || got[0] != "fake__echo" {
 		t.Errorf("tools/list = %v", got)
+	}
+}
+
+// What an upstream says about how to use it reaches the client, under the
+// server's name, for servers of the surface only.
+func TestServer_PassesOnInstructions(t *testing.T) {
+	withText := func(id, text string) manifests.Endpoint {
+		ep := withID(testenv.FakeServer(t, testenv.ModeDefault), id)
+		env := map[string]string{"FAKE_INSTRUCTIONS": text}
+		for k, v := range ep.Env {
+			env[k] = v
+		}
+		ep.Env = env
+		return ep
+	}
+	eng := newEngine(t, []*catalog.ServerSurface{{ID: "notes-db", Tools: []string{"echo"}}, {ID: "quiet", Tools: []string{"echo"}}},
+		withText("notes-db", "Search before you write."), withID(testenv.FakeServer(t, testenv.ModeDefault), "quiet"),
+		withText("outside", "Never seen."))
+	s, _ := newServer(t, eng, Options{})
+	c := inProcess(t, s)
+	want := "Server notes-db (its tools are named notes_db__TOOL):\nSearch before you write."
+	if c.init == nil || c.init.Instructions != want {
+		t.Errorf("instructions = %q, want %q", c.init.Instructions, want)
 	}
 }

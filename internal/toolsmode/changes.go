@@ -2,8 +2,12 @@ package toolsmode
 
 import (
 	"bytes"
+	"fmt"
+	"strings"
 
 	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/clip"
+	"github.com/mcpsh/mcp/manifests"
 	"github.com/mcpsh/mcp/search"
 )
 
@@ -84,4 +88,24 @@ func (s *Server) reindex(server string, deferred []catalog.Tool) {
 // sameEntry says whether two entries serve the same tool the same way.
 func sameEntry(a, b *entry) bool {
 	return a.name == b.name && a.deferred == b.deferred && a.tool.ID() == b.tool.ID() && bytes.Equal(a.tool.Raw, b.tool.Raw)
+}
+
+// maxInstructions bounds what one server's instructions add to the
+// server's own.
+const maxInstructions = 8 << 10
+
+// instructions passes on what each server of the surface said about how
+// to use it, under its name as the exposed tools carry it: servers seen so
+// far (connected, or in the catalog cache), in the surface's order.
+func (s *Server) instructions() string {
+	var parts []string
+	for _, srv := range s.eng.Surface().Servers {
+		text, ok := s.eng.Instructions(srv.ID)
+		if !ok || strings.TrimSpace(text) == "" {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("Server %s (its tools are named %s__TOOL):\n%s",
+			srv.ID, manifests.CanonicalID(srv.ID), clip.Runes(strings.TrimSpace(text), maxInstructions)))
+	}
+	return strings.Join(parts, "\n\n")
 }

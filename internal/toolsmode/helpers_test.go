@@ -68,6 +68,7 @@ type testClient struct {
 	*client.Client
 	changed chan struct{}
 	count   atomic.Int32
+	init    *mcp.InitializeResult
 	nextID  atomic.Int64
 }
 
@@ -97,9 +98,11 @@ func (c *testClient) connect(t *testing.T) {
 	req := mcp.InitializeRequest{}
 	req.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
 	req.Params.ClientInfo = mcp.Implementation{Name: "toolsmode-test", Version: "1"}
-	if _, err := c.Initialize(ctx, req); err != nil {
+	res, err := c.Initialize(ctx, req)
+	if err != nil {
 		t.Fatalf("initialize: %v", err)
 	}
+	c.init = res
 }
 
 // inProcess serves s over a pair of pipes, as `mcp serve` does over stdio,

@@ -85,6 +85,9 @@ type Engine interface {
 	// OnToolsChanged registers f to hear a server's authorized tools each
 	// time the server says its list changed.
 	OnToolsChanged(f func(server string, tools []catalog.Tool))
+	// Instructions are what a server said about how to use it, when it has
+	// been seen.
+	Instructions(server string) (string, bool)
 }
 
 var _ Engine = (*mux.Engine)(nil)
@@ -243,7 +246,8 @@ func (s *Server) warn(format string, args ...any) {
 // anything is deferred, and the gate in front of tools/call.
 func (s *Server) build() *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: s.opts.Name, Version: s.opts.Version}, &mcp.ServerOptions{
-		Logger: protocolLogger(s.opts.ErrorLog),
+		Logger:       protocolLogger(s.opts.ErrorLog),
+		Instructions: s.instructions(),
 		// Tools only: no logging capability, which the SDK offers by default.
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
 	})

@@ -68,6 +68,9 @@ type conn struct {
 	rt     *roundTripper
 	secret *redact.Set // what must never appear in an error
 	maxMsg int64
+	// instructions are the server's, from initialize; set before Connect
+	// returns.
+	instructions string
 
 	elicit   ElicitationPolicy
 	onElicit func(Elicitation)
@@ -150,6 +153,9 @@ func (u *conn) Transport() manifests.Transport { return u.kind }
 func (u *conn) Done() <-chan struct{} { return u.dead }
 
 // PID is the stdio server's process id; 0 for the other transports.
+// Instructions implements Conn.
+func (u *conn) Instructions() string { return u.instructions }
+
 func (u *conn) PID() int {
 	if u.proc == nil {
 		return 0

@@ -167,6 +167,7 @@ func (u *conn) handshake(ctx context.Context, opts Options, abort func()) error 
 		req.Params.ClientInfo = mcp.Implementation{Name: opts.ClientName, Version: opts.ClientVersion}
 		var res *mcp.InitializeResult
 		if res, err = u.c.Initialize(ctx, req); err == nil {
+			u.instructions = res.Instructions
 			u.log.Debug("initialized", "protocol", res.ProtocolVersion, "name", res.ServerInfo.Name, "version", res.ServerInfo.Version)
 		}
 	}

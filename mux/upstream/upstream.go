@@ -35,6 +35,9 @@ type Conn interface {
 	Done() <-chan struct{}
 	// PID is a stdio server's process id, 0 for the other transports.
 	PID() int
+	// Instructions are what the server said, at initialize, about how to
+	// use it ("" when nothing).
+	Instructions() string
 	// Close ends the connection; for stdio it stops the whole process group.
 	Close() error
 }
