@@ -97,7 +97,7 @@ func (c *listCmd) printServers(a *app, lines []serverLine) error {
 		return a.writeJSON(lines)
 	}
 	if len(lines) == 0 {
-		fmt.Fprintln(a.stderr, "mcp: no servers are authorized here")
+		fmt.Fprintln(a.stderr, noServers(a))
 	}
 	for _, l := range lines {
 		if l.Error != "" {
@@ -184,4 +184,20 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// noServers is the line for a list with nothing in it: where the servers
+// would have come from.
+func noServers(a *app) string {
+	if a.inSession() {
+		return "mcp: no servers are authorized in this session"
+	}
+	t, err := a.target()
+	switch {
+	case err != nil:
+		return "mcp: no servers are authorized here"
+	case t.User:
+		return fmt.Sprintf("mcp: no servers: there is no package.json with pi.mcp in %s or above, and your MCP configuration has none (`mcp list --sources` shows the files read)", t.Root)
+	}
+	return fmt.Sprintf("mcp: no servers: the recipe in %s declares none in pi.mcp.servers", t.Root)
 }

@@ -68,7 +68,7 @@ func listSources(a *app) error {
 		return a.writeJSON(out)
 	}
 	if len(out.Servers) == 0 {
-		fmt.Fprintln(a.stderr, "mcp: no servers are authorized here")
+		fmt.Fprintln(a.stderr, noServers(a))
 	}
 	for _, l := range out.Servers {
 		switch {
