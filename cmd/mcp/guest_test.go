@@ -170,6 +170,17 @@ func TestSessionForAnotherUser(t *testing.T) {
 	if r := g.as(guest, in, "mcp", "list"); r.code != exit.Upstream {
 		t.Errorf("the guest after session stop: exit %d, stderr %q", r.code, r.stderr)
 	}
+
+	// A session for another user that fails to start leaves no directory.
+	writeFile(t, filepath.Join(g.root, "package.json"), strings.Replace(muxPackage, `"servers": [`,
+		`"servers": [{"id": "ledger", "required": true, "tools": {"include": ["*"]}}, `, 1))
+	g.trust()
+	if r := g.run([]string{"TMPDIR=" + g.shared}, "session", "start", "--user", guest.name); r.code == 0 || !strings.Contains(r.stderr, "required server ledger") {
+		t.Fatalf("session start with an unbindable required server: exit %d, %q", r.code, r.stderr)
+	}
+	if left, _ := filepath.Glob(filepath.Join(g.shared, "mcp-session-*")); len(left) > 0 {
+		t.Errorf("a session that did not start left %v", left)
+	}
 }
 
 // guestCanUseItsSurface runs the four verbs as the guest.

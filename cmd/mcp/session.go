@@ -56,6 +56,7 @@ func (c *sessionStartCmd) Run(a *app) error {
 	// it is stopped, the state removed, and nothing is left running.
 	tools, err := mux.StartSession(ctx, st, mux.OpenOptions{Upstream: upstreamOptions()})
 	if err != nil {
+		_ = mux.StopSession(ctx, st) // and the directory made for a guest
 		_ = session.Remove(st.ID)
 		return err
 	}
