@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mcpsh/mcp/internal/clip"
+	"github.com/mcpsh/mcp/internal/session"
 )
 
 // readyFD is the descriptor a multiplexer started by Ensure reports on.
@@ -211,8 +212,9 @@ type Instance struct {
 	Status *Status
 }
 
-// List returns the running multiplexers of this user, sorted by socket. One
-// that does not answer is listed with a label that says so.
+// List returns the running multiplexers of this user, sorted by socket,
+// those of sessions for another user included. One that does not answer
+// is listed with a label that says so.
 func List(ctx context.Context) ([]Instance, error) {
 	dir, err := SocketDir()
 	if err != nil {
@@ -220,10 +222,21 @@ func List(ctx context.Context) ([]Instance, error) {
 	}
 	sweep(dir)
 	locks, _ := filepath.Glob(filepath.Join(dir, "*.sock.lock"))
-	sort.Strings(locks)
-	var out []Instance
+	sockets := make([]string, 0, len(locks))
 	for _, lock := range locks {
-		socket := strings.TrimSuffix(lock, ".lock")
+		sockets = append(sockets, strings.TrimSuffix(lock, ".lock"))
+	}
+	// Sessions for another user listen in directories of their own.
+	if states, err := session.List(); err == nil {
+		for _, st := range states {
+			if st.Guest != nil && filepath.Dir(st.Socket) != dir {
+				sockets = append(sockets, st.Socket)
+			}
+		}
+	}
+	sort.Strings(sockets)
+	var out []Instance
+	for _, socket := range sockets {
 		if !Running(socket) {
 			continue
 		}

@@ -151,6 +151,9 @@ func TestSessionForAnotherUser(t *testing.T) {
 	id, socket, _ := strings.Cut(env, "@")
 	in := []string{"MCP_SESSION=" + env}
 
+	if out := g.must("daemon", "status"); !strings.Contains(out, "session "+id) {
+		t.Errorf("daemon status does not show the session for another user:\n%s", out)
+	}
 	g.guestCanUseItsSurface(guest, in)
 	g.guestReachesNothingElse(guest, in, id, socket)
 
