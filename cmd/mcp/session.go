@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"os/user"
@@ -67,7 +66,7 @@ func (c *sessionStartCmd) Run(a *app) error {
 		}
 		return a.writeJSON(out)
 	}
-	fmt.Fprintf(a.stdout, "export %s=%s\n", session.EnvVar, shellQuote(st.Env()))
+	fmt.Fprintf(a.stdout, "export %s=%s\n", session.EnvVar, shellWord(st.Env()))
 	who := "the package boundary"
 	if a.agent != "" {
 		who = "agent " + a.agent
@@ -75,9 +74,9 @@ func (c *sessionStartCmd) Run(a *app) error {
 	fmt.Fprintf(a.stderr, "mcp: session %s started for %s (mode %s, %d %s, %d required %s bound)\n",
 		st.ID, who, s.Mode, len(s.Servers), plural(len(s.Servers), "server", "servers"), tools, plural(tools, "tool", "tools"))
 	if guest != nil {
-		fmt.Fprintf(a.stderr, "mcp: user %s needs only %s=%s in its environment; nobody else may use the socket\n", guest.Name, session.EnvVar, shellQuote(st.Env()))
+		fmt.Fprintf(a.stderr, "mcp: user %s needs only %s=%s in its environment; nobody else may use the socket\n", guest.Name, session.EnvVar, shellWord(st.Env()))
 		fmt.Fprintf(a.stderr, "mcp: in a container running as uid %d: mount %s and set %s=%s@MOUNT/%s\n",
-			guest.UID, shellQuote(filepath.Dir(st.Socket)), session.EnvVar, st.ID, filepath.Base(st.Socket))
+			guest.UID, shellWord(filepath.Dir(st.Socket)), session.EnvVar, st.ID, filepath.Base(st.Socket))
 	}
 	return nil
 }
@@ -174,7 +173,9 @@ func (c *sessionListCmd) Run(a *app) error {
 		if st.Guest != nil {
 			r.User = st.Guest.Name
 		}
-		if status, err := statusOf(ctx, st.Socket); err == nil {
+		// A session without a socket (no multiplexer on this system) fails
+		// to dial at once.
+		if status, err := mux.StatusOf(ctx, st.Socket); err == nil {
 			r.Running, r.Idle = true, time.Since(status.LastRequest).Round(time.Second).Seconds()
 		}
 		rows = append(rows, r)
@@ -201,24 +202,4 @@ func (c *sessionListCmd) Run(a *app) error {
 		fmt.Fprintf(a.stdout, "%s  %s  %s  started %s  %s\n", r.ID, agent, r.Root, r.Started.Local().Format(time.DateTime), state)
 	}
 	return nil
-}
-
-// shellQuote quotes s for a POSIX shell when it holds anything but the
-// characters a path or session value usually has.
-func shellQuote(s string) string {
-	safe := s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("@%+=:,./_-", r))
-	}) < 0
-	if safe {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// statusOf asks a session's multiplexer how it is, if it has one.
-func statusOf(ctx context.Context, socket string) (*mux.Status, error) {
-	if socket == "" || !mux.Running(socket) {
-		return nil, mux.ErrNotRunning
-	}
-	return mux.StatusOf(ctx, socket)
 }

@@ -138,9 +138,12 @@ func serversToStart(servers []string) string {
 // trustCommand is the command that trusts dir, as a person would type it.
 func trustCommand(dir string) string { return "mcp trust " + shellWord(dir) }
 
-var plainWord = regexp.MustCompile(`^[A-Za-z0-9_./@%+=:,~-]+$`)
+// plainWord is what a shell takes as it is, in an argument and in the
+// value of an assignment (where a ~ after = or : would expand).
+var plainWord = regexp.MustCompile(`^[A-Za-z0-9_./@%+=:,-]+$`)
 
-// shellWord quotes s for a POSIX shell when it needs quoting.
+// shellWord quotes s for a POSIX shell when it needs quoting: a path, a
+// session's MCP_SESSION value.
 func shellWord(s string) string {
 	if plainWord.MatchString(s) {
 		return s
