@@ -99,11 +99,8 @@ func TestDocs_completionScripts(t *testing.T) {
 // (a home with nothing in it), records nothing, and leaves a later
 // command without --trust untrusted.
 func TestDocs_firstCommand(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, rest, _ := strings.Cut(string(readme), "```sh\n")
+	readme := readmeText(t)
+	_, rest, _ := strings.Cut(readme, "```sh\n")
 	line, _, _ := strings.Cut(rest, "\n")
 	args, ok := strings.CutPrefix(line, "go run ./cmd/mcp ")
 	if !ok {
@@ -148,11 +145,8 @@ func TestDocs_firstCommand(t *testing.T) {
 // The worked recipe says how to find a server's tool names before writing
 // the boundary: let every tool through, list them, then narrow.
 func TestDocs_workedRecipeFindsToolNames(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, section, ok := strings.Cut(string(readme), "\n## A worked recipe\n")
+	readme := readmeText(t)
+	_, section, ok := strings.Cut(readme, "\n## A worked recipe\n")
 	if !ok {
 		t.Fatal("the README has no worked recipe")
 	}
@@ -162,4 +156,14 @@ func TestDocs_workedRecipeFindsToolNames(t *testing.T) {
 			t.Errorf("the worked recipe does not say %s", want)
 		}
 	}
+}
+
+// readmeText is the repository's README.
+func readmeText(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
 }

@@ -32,18 +32,13 @@ type consoleStep struct {
 	want []string
 }
 
-// consoleBlocks reads the README's checked console blocks.
+// consoleBlocks reads the checked console blocks of the README's text.
 func consoleBlocks(t *testing.T, readme string) [][]consoleStep {
 	t.Helper()
-	f, err := os.Open(readme)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var blocks [][]consoleStep
 	var cur []consoleStep
 	marked, in := false, false
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(strings.NewReader(readme))
 	for n := 1; sc.Scan(); n++ {
 		line := sc.Text()
 		switch {
@@ -90,7 +85,7 @@ func TestReadmeConsoleExamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	blocks := consoleBlocks(t, filepath.Join(root, "README.md"))
+	blocks := consoleBlocks(t, readmeText(t))
 	if len(blocks) < 2 {
 		t.Fatalf("found %d checked console blocks in the README, want the Quickstart's at least", len(blocks))
 	}

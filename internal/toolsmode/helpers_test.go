@@ -83,9 +83,9 @@ func (c *testClient) onNotification(n mcp.JSONRPCNotification) {
 	}
 }
 
-// connect starts and initializes c with the legacy handshake, which is
-// what the raw requests of these tests speak.
-func (c *testClient) connect(t *testing.T) {
+// start starts c's transport and its notification handler, and closes c
+// when the test ends; nothing is sent.
+func (c *testClient) start(t *testing.T) {
 	t.Helper()
 	c.changed = make(chan struct{}, 1)
 	c.OnNotification(c.onNotification)
@@ -95,6 +95,14 @@ func (c *testClient) connect(t *testing.T) {
 		t.Fatalf("start: %v", err)
 	}
 	t.Cleanup(func() { _ = c.Close() })
+}
+
+// initialize initializes a started c with the legacy handshake, which is
+// what the raw requests of these tests speak.
+func (c *testClient) initialize(t *testing.T) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
 	req := mcp.InitializeRequest{}
 	req.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
 	req.Params.ClientInfo = mcp.Implementation{Name: "toolsmode-test", Version: "1"}
@@ -129,6 +137,15 @@ func inProcess(t *testing.T, s *Server) *testClient {
 // to the caller: served receives what ServeStdio returned.
 func serve(t *testing.T, ctx context.Context, s *Server) (tc *testClient, served <-chan error) {
 	t.Helper()
+	tc, served = serveStarted(t, ctx, s)
+	tc.initialize(t)
+	return tc, served
+}
+
+// serveStarted is serve with the client started but not initialized, for
+// a test that speaks the handshake itself.
+func serveStarted(t *testing.T, ctx context.Context, s *Server) (tc *testClient, served <-chan error) {
+	t.Helper()
 	fromServer, serverOut := io.Pipe()
 	serverIn, toServer := io.Pipe()
 	done := make(chan error, 1)
@@ -138,7 +155,7 @@ func serve(t *testing.T, ctx context.Context, s *Server) (tc *testClient, served
 		done <- err
 	}()
 	tc = &testClient{Client: client.NewClient(transport.NewIO(fromServer, toServer, nil))}
-	tc.connect(t)
+	tc.start(t)
 	return tc, done
 }
 

@@ -3,13 +3,10 @@ package toolsmode
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpsh/mcp/catalog"
@@ -24,17 +21,9 @@ import (
 func TestServer_InitializeAskingForNewerRevision(t *testing.T) {
 	eng := newEngine(t, []*catalog.ServerSurface{{ID: "fake", All: true, DeferAll: true}}, testenv.FakeServer(t, testenv.ModeDefault))
 	s, _ := newServer(t, eng, Options{})
-	fromServer, serverOut := io.Pipe()
-	serverIn, toServer := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go func() { _ = s.ServeStdio(ctx, serverIn, serverOut) }()
-	c := &testClient{Client: client.NewClient(transport.NewIO(fromServer, toServer, nil)), changed: make(chan struct{}, 1)}
-	c.OnNotification(c.onNotification)
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c, _ := serveStarted(t, ctx, s)
 
 	res := c.raw(t, "initialize", map[string]any{
 		"protocolVersion": "2026-07-28",
