@@ -42,10 +42,10 @@ func (e *Engine) cached(server string) *catalog.CacheEntry {
 	return e.cache.Load(key)
 }
 
-// trusted says whether a cache entry may answer for a server: it is recent
+// fresh says whether a cache entry may answer for a server: it is recent
 // and the server has not been unavailable since it was written, so that a
 // server that needs a login or went down says so.
-func (e *Engine) trusted(server string, entry *catalog.CacheEntry) bool {
+func (e *Engine) fresh(server string, entry *catalog.CacheEntry) bool {
 	e.mu.Lock()
 	failed := e.failed[manifests.CanonicalID(server)]
 	e.mu.Unlock()
@@ -100,7 +100,7 @@ func (e *Engine) tools(ctx context.Context, server string, connect bool) ([]cata
 		return nil, err
 	}
 	if !connect && !e.connected(srv.ID) {
-		if entry := e.cached(srv.ID); entry != nil && e.trusted(srv.ID, entry) {
+		if entry := e.cached(srv.ID); entry != nil && e.fresh(srv.ID, entry) {
 			return s.Filter(srv.ID, entry.Tools), nil
 		}
 	}
