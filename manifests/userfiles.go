@@ -21,3 +21,17 @@ func UserFiles(root string) []string {
 	}
 	return out
 }
+
+// ProjectFiles names the files of a working directory that are the
+// project's, and need trust before their servers start, relative to it.
+func ProjectFiles() []string {
+	const cwd = "/project"
+	var out []string
+	for _, src := range userSources("", cwd, "") {
+		if src.project {
+			rel, _ := filepath.Rel(cwd, src.path)
+			out = append(out, filepath.ToSlash(rel))
+		}
+	}
+	return out
+}

@@ -124,7 +124,7 @@ func nothingToTrust(r *manifests.Recipe) string {
 	if r.Trust.Home {
 		return fmt.Sprintf("nothing to trust in %s: it is your home directory, and its files are your own", r.Trust.Dir)
 	}
-	return fmt.Sprintf("nothing to trust in %s: it has none of .mcp.json, .cursor/mcp.json, .vscode/mcp.json, .pi/mcp.json", r.Trust.Dir)
+	return fmt.Sprintf("nothing to trust in %s: it has none of %s", r.Trust.Dir, strings.Join(manifests.ProjectFiles(), ", "))
 }
 
 // serversToStart says which servers a trust allows to start.
