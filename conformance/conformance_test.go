@@ -26,7 +26,7 @@ func TestConformance(t *testing.T) {
 	if _, err := os.Stat(node); err != nil {
 		t.Fatalf("node 22 from npm is not installed (%v): run `make test`, which installs it", err)
 	}
-	suite := filepath.Join(npm, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js")
+	suite := filepath.Join(npm, "node_modules", "conformance-0.1", "dist", "index.js")
 	_, file, _, _ := runtime.Caller(0)
 	here := filepath.Dir(file)
 	// The suite splits --command at spaces.

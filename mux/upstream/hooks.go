@@ -1,0 +1,44 @@
+package upstream
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Progress is one report on a call that has not finished: a server's
+// notifications/progress, or the status of the task a call became.
+type Progress struct {
+	Progress float64 `json:"progress"`
+	Total    float64 `json:"total,omitempty"` // 0 when the server does not say
+	Message  string  `json:"message,omitempty"`
+}
+
+// CallHooks are what a caller asks of one tools/call besides its result.
+// They travel in the call's context (WithCallHooks), so that every layer
+// between the verb and the connection (engine, multiplexer, wire) passes
+// them on without a parameter of its own.
+type CallHooks struct {
+	// Meta is sent as the request's _meta: tools mode passes on the
+	// client's keys. A progressToken in it is the caller's: the connection
+	// sends its own and reports progress under the caller's through
+	// OnProgress.
+	Meta map[string]json.RawMessage
+	// OnProgress, when set, asks the server for progress and receives each
+	// report. It must return quickly.
+	OnProgress func(Progress)
+}
+
+type callHooksKey struct{}
+
+// WithCallHooks returns a context whose tools/call requests use h.
+func WithCallHooks(ctx context.Context, h *CallHooks) context.Context {
+	return context.WithValue(ctx, callHooksKey{}, h)
+}
+
+// HooksOf is the hooks of ctx's call; never nil.
+func HooksOf(ctx context.Context) *CallHooks {
+	if h, ok := ctx.Value(callHooksKey{}).(*CallHooks); ok && h != nil {
+		return h
+	}
+	return &CallHooks{}
+}
