@@ -74,6 +74,7 @@ type conn struct {
 
 	elicit   ElicitationPolicy
 	onElicit func(Elicitation)
+	relay    ElicitRelay
 	// reply sends a JSON-RPC response to the server; set for SSE, whose
 	// mcp-go transport leaves requests from the server unanswered.
 	reply func(ctx context.Context, msg []byte) error
@@ -105,6 +106,7 @@ func newConn(ctx context.Context, server string, kind manifests.Transport, opts 
 		maxMsg:   opts.MaxMessageBytes,
 		elicit:   opts.Elicitation,
 		onElicit: opts.OnElicitation,
+		relay:    opts.RelayElicitation,
 		life:     life,
 		cancel:   cancel,
 		closing:  make(chan struct{}),
@@ -116,17 +118,28 @@ func newConn(ctx context.Context, server string, kind manifests.Transport, opts 
 }
 
 // newClient is the mcp-go client of the connection over tr. It declares
-// form elicitation, which Elicit answers.
+// form elicitation, which Elicit answers, and URL elicitation too when
+// requests for input are relayed, for a client that can open one.
 func (u *conn) newClient(tr transport.Interface) *client.Client {
+	elicit := &mcp.ElicitationCapability{Form: &struct{}{}}
+	if u.relay != nil {
+		elicit.URL = &struct{}{}
+	}
 	return client.NewClient(tr,
 		client.WithProtocolVersion(protocolVersion),
-		client.WithClientCapabilities(mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapability{Form: &struct{}{}}}),
+		client.WithClientCapabilities(mcp.ClientCapabilities{Elicitation: elicit}),
 		client.WithElicitationHandler(u))
 }
 
-// Elicit answers a server's request for input at once, as
+// Elicit answers a server's request for input: with the relay's answer
+// when Options.RelayElicitation relays it, otherwise at once, as
 // Options.Elicitation says. It implements client.ElicitationHandler.
 func (u *conn) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	if u.relay != nil {
+		if res, ok, err := u.relayElicitation(ctx, req.Params); ok {
+			return res, err
+		}
+	}
 	res, ev := answerElicitation(u.elicit, req.Params)
 	ev.Server = u.server
 	// What is shown of the request goes without the connection's secrets,

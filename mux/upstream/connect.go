@@ -66,6 +66,12 @@ type Options struct {
 	// answer, before the answer is sent. It runs on a goroutine of the
 	// connection and should return quickly.
 	OnElicitation func(Elicitation)
+	// RelayElicitation, if set, is asked first for the answer to each
+	// request for input; when it has none, Elicitation answers. Setting it
+	// also declares URL elicitation to servers, since the relay may reach
+	// a client that opens URLs. Only the answers Elicitation gives are told
+	// to OnElicitation.
+	RelayElicitation ElicitRelay
 }
 
 // httpTransport is the transport of an HTTP connection to ep.

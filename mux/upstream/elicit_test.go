@@ -56,7 +56,8 @@ var profileSchema = map[string]any{
 }
 
 // elicitServer has two tools that ask for input and report the answer as
-// JSON: "profile" (profileSchema) and "confirm" (a form with no fields).
+// JSON: "profile" (profileSchema), "confirm" (a form with no fields) and
+// "token" (a confirmation that quotes $ELICIT_TOKEN).
 func elicitServer() *server.MCPServer {
 	s := server.NewMCPServer("elicit", "1.0.0", server.WithToolCapabilities(true))
 	ask := func(message string, schema any) server.ToolHandlerFunc {
@@ -72,6 +73,7 @@ func elicitServer() *server.MCPServer {
 	}
 	s.AddTool(mcp.NewTool("profile"), ask("Your profile,\nplease", profileSchema))
 	s.AddTool(mcp.NewTool("confirm"), ask("Delete everything?", map[string]any{"type": "object", "properties": map[string]any{}}))
+	s.AddTool(mcp.NewTool("token"), ask("Is "+os.Getenv("ELICIT_TOKEN")+" yours?", map[string]any{"type": "object", "properties": map[string]any{}}))
 	return s
 }
 

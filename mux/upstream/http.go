@@ -220,8 +220,6 @@ func (u *conn) onSSEMessage(data []byte) {
 // on the other transports: ping, elicitation/create (Elicit), and an error
 // for any other method.
 func (u *conn) answerSSE(id json.RawMessage, method string, params json.RawMessage) {
-	ctx, cancel := context.WithTimeout(u.life, replyTimeout)
-	defer cancel()
 	msg := map[string]any{"jsonrpc": mcp.JSONRPC_VERSION, "id": id}
 	switch method {
 	case string(mcp.MethodPing):
@@ -232,11 +230,18 @@ func (u *conn) answerSSE(id json.RawMessage, method string, params json.RawMessa
 			msg["error"] = map[string]any{"code": mcp.INVALID_PARAMS, "message": "invalid elicitation/create params"}
 			break
 		}
-		res, _ := u.Elicit(ctx, mcp.ElicitationRequest{Params: p})
+		// A relayed request waits for a person; only the reply is bounded.
+		res, err := u.Elicit(u.life, mcp.ElicitationRequest{Params: p})
+		if err != nil {
+			msg["error"] = map[string]any{"code": mcp.INTERNAL_ERROR, "message": err.Error()}
+			break
+		}
 		msg["result"] = res
 	default:
 		msg["error"] = map[string]any{"code": mcp.METHOD_NOT_FOUND, "message": "mcp does not handle " + method}
 	}
+	ctx, cancel := context.WithTimeout(u.life, replyTimeout)
+	defer cancel()
 	body, err := json.Marshal(msg)
 	if err == nil {
 		err = u.reply(ctx, body)

@@ -1,0 +1,75 @@
+package upstream
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpsh/mcp/internal/clip"
+)
+
+// ElicitRelay hands a server's request for input (the params of its
+// elicitation/create, as JSON, without the connection's secrets) to
+// someone who can answer it: the client of `mcp serve`. It returns the
+// answer (an elicitation result: action, and content when accepted), or
+// ok false when nobody can answer this request, and the connection's
+// Elicitation rule answers instead. An error is sent to the server as the
+// answer. It runs on a goroutine of its own, never the transport's read
+// goroutine, and its ctx ends when the connection closes.
+type ElicitRelay func(ctx context.Context, server string, params json.RawMessage) (result json.RawMessage, ok bool, err error)
+
+// errRelayedAnswer is the cause of a relayed answer the connection could
+// not pass on.
+var errRelayedAnswer = errors.New("the client's answer to the request for input is not an elicitation result")
+
+// relayElicitation asks the relay to answer p. ok false means the
+// Elicitation rule answers.
+func (u *conn) relayElicitation(ctx context.Context, p mcp.ElicitationParams) (res *mcp.ElicitationResult, ok bool, err error) {
+	raw, err := json.Marshal(p)
+	if err != nil {
+		return nil, false, nil
+	}
+	// The connection's secrets stay here; a request that is no longer JSON
+	// without them is not relayed.
+	redacted := []byte(u.secret.Text(string(raw)))
+	if !json.Valid(redacted) {
+		return nil, false, nil
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(u.life, cancel)()
+	out, ok, err := u.relay(ctx, u.server, redacted)
+	if !ok {
+		return nil, false, nil
+	}
+	mode := p.Mode
+	if mode == "" {
+		mode = mcp.ElicitationModeForm
+	}
+	if err != nil {
+		err = u.redact(err)
+		u.log.Info("relayed a request for input; the client failed to answer", "mode", mode, "err", err)
+		return nil, true, fmt.Errorf("the client did not answer: %s", clip.Line(err.Error()))
+	}
+	var answer struct {
+		Action  mcp.ElicitationResponseAction `json:"action"`
+		Content json.RawMessage               `json:"content"`
+	}
+	if json.Unmarshal(out, &answer) != nil {
+		return nil, true, errRelayedAnswer
+	}
+	switch answer.Action {
+	case mcp.ElicitationResponseActionAccept, mcp.ElicitationResponseActionDecline, mcp.ElicitationResponseActionCancel:
+	default:
+		return nil, true, errRelayedAnswer
+	}
+	res = &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: answer.Action}}
+	if answer.Action == mcp.ElicitationResponseActionAccept && len(answer.Content) > 0 && string(answer.Content) != "null" {
+		res.Content = answer.Content
+	}
+	u.log.Info("relayed a request for input to the client", "mode", mode, "action", answer.Action)
+	return res, true, nil
+}
