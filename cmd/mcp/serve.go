@@ -37,7 +37,9 @@ func (serveCmd) Run(a *app) error {
 			hint: fmt.Sprintf("give the agent `mode: tools` in its mcp block, or run it in cli mode with `mcp session start --agent %s`", a.agent),
 		}
 	}
-	eng := mux.NewEngineFor(cfg, upstreamOptions())
+	// Requests for input go to the client when it can answer them.
+	relay := toolsmode.NewRelay()
+	eng := mux.NewEngineFor(cfg, relay.Upstream(upstreamOptions()))
 	defer eng.Close()
 	// The server lives until its client closes stdin or a signal stops it;
 	// --timeout bounds start-up and each upstream call, not the server.
@@ -59,6 +61,7 @@ func (serveCmd) Run(a *app) error {
 		CallTimeout: a.globals.Timeout,
 		Warn:        func(msg string) { a.warn("%s", msg) },
 		ErrorLog:    a.stderr,
+		Relay:       relay,
 	})
 	if err != nil {
 		return err

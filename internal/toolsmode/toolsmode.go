@@ -51,6 +51,10 @@ type Options struct {
 	// malformed message, a request before initialize), one line each; nil
 	// discards them.
 	ErrorLog io.Writer
+	// Relay, if set, is the relay whose hooks the engine's connections
+	// were made with (Relay.Upstream): while a client is served, their
+	// requests for input go to it when it can answer them.
+	Relay *Relay
 }
 
 // ModeError says the surface is not in tools mode.
@@ -332,6 +336,10 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	ss, err := s.srv.Connect(ctx, &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopCloser{out}}, nil)
 	if err != nil {
 		return err
+	}
+	if s.opts.Relay != nil {
+		s.opts.Relay.attach(ss)
+		defer s.opts.Relay.attach(nil)
 	}
 	done := make(chan error, 1)
 	go func() { done <- ss.Wait() }()

@@ -1,0 +1,93 @@
+package toolsmode
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpsh/mcp/mux/upstream"
+)
+
+// Relay carries what upstream servers send for a person to the client of
+// a Server: their requests for input (elicitation/create). The engine's
+// connections are made before the client is there, so a Relay is made
+// first, its hooks go into the engine's upstream options (Upstream), and
+// the Server attaches its client session while it serves (Options.Relay).
+type Relay struct {
+	mu sync.Mutex
+	ss *mcp.ServerSession // nil while no client is served
+}
+
+// NewRelay returns a Relay with no client yet: until a Server serving one
+// attaches it, upstream requests are answered by the connections' rule.
+func NewRelay() *Relay { return &Relay{} }
+
+// Upstream returns o with the relay's hooks set.
+func (r *Relay) Upstream(o upstream.Options) upstream.Options {
+	o.RelayElicitation = r.elicit
+	return o
+}
+
+func (r *Relay) attach(ss *mcp.ServerSession) {
+	r.mu.Lock()
+	r.ss = ss
+	r.mu.Unlock()
+}
+
+func (r *Relay) session() *mcp.ServerSession {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.ss
+}
+
+// elicit is the upstream.ElicitRelay: a request goes to the client when
+// the client declared elicitation in the request's mode (form, or url);
+// otherwise the connection's rule answers it. The server's message and
+// schema are passed on as data, the schema as the server sent it.
+func (r *Relay) elicit(ctx context.Context, _ string, params json.RawMessage) (json.RawMessage, bool, error) {
+	ss := r.session()
+	if ss == nil {
+		return nil, false, nil
+	}
+	var p mcp.ElicitParams
+	var raw struct {
+		RequestedSchema json.RawMessage `json:"requestedSchema"`
+	}
+	if json.Unmarshal(params, &p) != nil || json.Unmarshal(params, &raw) != nil {
+		return nil, false, nil
+	}
+	if len(raw.RequestedSchema) > 0 {
+		p.RequestedSchema = raw.RequestedSchema
+	}
+	if !canElicit(ss, p.Mode) {
+		return nil, false, nil
+	}
+	res, err := ss.Elicit(ctx, &p)
+	if err != nil {
+		return nil, true, err
+	}
+	out, err := json.Marshal(res)
+	return out, true, err
+}
+
+// canElicit says whether the client declared elicitation in mode ("" is
+// form). A client that declares elicitation without a mode takes forms,
+// as the protocol says for clients older than the modes. A client on a
+// revision without the handshake takes requests for input only inside
+// results (multi-round-trip requests), which are not relayed.
+func canElicit(ss *mcp.ServerSession, mode string) bool {
+	ip := ss.InitializeParams()
+	if ip == nil || ip.Capabilities == nil || ip.Capabilities.Elicitation == nil || ip.ProtocolVersion >= statelessRevision {
+		return false
+	}
+	caps := ip.Capabilities.Elicitation
+	switch mode {
+	case "", "form":
+		return caps.Form != nil || caps.URL == nil
+	case "url":
+		return caps.URL != nil
+	}
+	return false
+}

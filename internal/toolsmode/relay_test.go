@@ -1,0 +1,153 @@
+package toolsmode
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/testenv"
+	"github.com/mcpsh/mcp/manifests"
+	"github.com/mcpsh/mcp/mux"
+	"github.com/mcpsh/mcp/mux/upstream"
+)
+
+// relayEngine is newEngine with a relay's hooks on its connections.
+func relayEngine(t *testing.T, relay *Relay, servers []*catalog.ServerSurface, eps ...manifests.Endpoint) *mux.Engine {
+	t.Helper()
+	endpoints := map[string]manifests.Endpoint{}
+	for _, ep := range eps {
+		endpoints[manifests.CanonicalID(ep.ID)] = ep
+	}
+	s := &catalog.Surface{Agent: "tester", Mode: catalog.ModeTools, Servers: servers}
+	eng := mux.NewEngine(s, endpoints, os.LookupEnv, relay.Upstream(upstream.Options{}))
+	t.Cleanup(func() { _ = eng.Close() })
+	return eng
+}
+
+// goClient serves s over pipes and connects the official Go SDK's client
+// to it with opts, asking for protocol revision version ("" is the
+// SDK's newest, 2026-07-28); the session is closed when the test ends.
+func goClient(t *testing.T, s *Server, version string, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	fromServer, serverOut := io.Pipe()
+	serverIn, toServer := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		err := s.ServeStdio(context.Background(), serverIn, serverOut)
+		_ = serverOut.Close()
+		done <- err
+	}()
+	c := mcp.NewClient(&mcp.Implementation{Name: "relay-test", Version: "1"}, opts)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, err := c.Connect(ctx, &mcp.IOTransport{Reader: fromServer, Writer: toServer}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	t.Cleanup(func() {
+		_ = cs.Close()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("ServeStdio: %v", err)
+			}
+		case <-time.After(30 * time.Second):
+			t.Error("ServeStdio did not return within 30s of its input closing")
+		}
+	})
+	return cs
+}
+
+func callText(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("call %s: %v", name, err)
+	}
+	var parts []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, tc.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// A client that declares elicitation gets server-everything's form, as
+// the server wrote it, and its answer is what the tool reports.
+func TestServer_RelaysElicitation(t *testing.T) {
+	relay := NewRelay()
+	eng := relayEngine(t, relay, []*catalog.ServerSurface{{ID: "everything", Tools: []string{"trigger-elicitation-request"}}}, testenv.EverythingStdio(t))
+	s, _ := newServer(t, eng, Options{Relay: relay})
+	var mu sync.Mutex
+	var asked []*mcp.ElicitParams
+	cs := goClient(t, s, "2025-11-25", &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		mu.Lock()
+		asked = append(asked, req.Params)
+		mu.Unlock()
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada Lovelace", "check": true, "integer": 7}}, nil
+	}})
+	got := callText(t, cs, "everything__trigger_elicitation_request", nil)
+	for _, want := range []string{"User provided the requested information", "Name: Ada Lovelace", "Agreed to terms: true", "Favorite Integer: 7"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("result lacks %q:\n%s", want, got)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(asked) != 1 {
+		t.Fatalf("the client was asked %d times, want 1", len(asked))
+	}
+	schema, _ := json.Marshal(asked[0].RequestedSchema)
+	if asked[0].Message != "Please provide inputs for the following fields:" || !strings.Contains(string(schema), `"legacyTitledEnum"`) ||
+		!strings.Contains(string(schema), `"required":["name"]`) {
+		t.Errorf("the client was asked %q with %s", asked[0].Message, schema)
+	}
+}
+
+// A client that declares no elicitation is not asked: the old rule
+// answers (server-everything's form needs a name nobody gave, so it is
+// declined). Nor is a client on 2026-07-28, which takes requests for
+// input only inside results (multi-round-trip requests), not relayed
+// yet. Without a relay nothing changes either.
+func TestServer_ElicitationWithoutTheCapability(t *testing.T) {
+	answers := &mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		t.Error("the client was asked for input")
+		return &mcp.ElicitResult{Action: "cancel"}, nil
+	}}
+	for _, tt := range []struct {
+		name    string
+		relay   *Relay
+		version string
+		opts    *mcp.ClientOptions
+	}{
+		{"relay", NewRelay(), "2025-11-25", nil},
+		{"relay/2026-07-28", NewRelay(), "", answers},
+		{"no relay", nil, "2025-11-25", answers},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var eng *mux.Engine
+			servers := []*catalog.ServerSurface{{ID: "everything", Tools: []string{"trigger-elicitation-request"}}}
+			if tt.relay != nil {
+				eng = relayEngine(t, tt.relay, servers, testenv.EverythingStdio(t))
+			} else {
+				eng = newEngine(t, servers, testenv.EverythingStdio(t))
+			}
+			s, _ := newServer(t, eng, Options{Relay: tt.relay})
+			cs := goClient(t, s, tt.version, tt.opts)
+			if got := callText(t, cs, "everything__trigger_elicitation_request", nil); !strings.Contains(got, "User declined") {
+				t.Errorf("result = %s, want the server to see a decline", got)
+			}
+		})
+	}
+}
