@@ -170,8 +170,10 @@ func (o *fakeStdout) log(msg string) {
 //	addtool {name}     adds a tool, which notifies tools/list_changed
 //	pwd, getenv {name} the working directory, an environment variable
 //	schema             a tool whose input schema has $schema, anyOf and x-extra
+//	log {text}         logs "LEVEL text" (logger fake-logger) at debug, info,
+//	                   warning and error; the server declares logging
 func FakeMCPServer(opts ...server.ServerOption) *server.MCPServer {
-	s := server.NewMCPServer("fake", "1.0.0", append([]server.ServerOption{server.WithToolCapabilities(true)}, opts...)...)
+	s := server.NewMCPServer("fake", "1.0.0", append([]server.ServerOption{server.WithToolCapabilities(true), server.WithLogging()}, opts...)...)
 	text := mcp.NewToolResultText
 	add := func(name string, h server.ToolHandlerFunc, o ...mcp.ToolOption) {
 		s.AddTool(mcp.NewTool(name, o...), h)
@@ -250,6 +252,16 @@ func FakeMCPServer(opts ...server.ServerOption) *server.MCPServer {
 	add("getenv", func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return text(os.Getenv(r.GetString("name", ""))), nil
 	}, mcp.WithString("name"))
+	add("log", func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		for _, level := range []mcp.LoggingLevel{mcp.LoggingLevelDebug, mcp.LoggingLevelInfo, mcp.LoggingLevelWarning, mcp.LoggingLevelError} {
+			n := mcp.NewLoggingMessageNotification(level, "fake-logger", string(level)+" "+r.GetString("text", "message"))
+			_ = s.SendLogMessageToClient(ctx, n)
+		}
+		// mcp-go writes notifications from a goroutine of its own: let
+		// them go out before the result does.
+		time.Sleep(100 * time.Millisecond)
+		return text("logged"), nil
+	}, mcp.WithString("text"))
 	s.AddTool(mcp.NewToolWithRawSchema("schema", "A tool with a rich schema", json.RawMessage(
 		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"top-level description",`+
 			`"properties":{"v":{"anyOf":[{"type":"string"},{"type":"integer"}]}},"x-extra":true}`)),

@@ -75,6 +75,16 @@ type conn struct {
 	elicit   ElicitationPolicy
 	onElicit func(Elicitation)
 	relay    ElicitRelay
+
+	// Logs: the server's messages go to onLogMsg and the calls listening
+	// (sinks); levels is the level shared with the engine's connections,
+	// sent when the server declares logging.
+	onLogMsg  func(LogMessage)
+	sinks     logSinks
+	levels    *LogLevel
+	logging   bool // the server declares logging; set before Connect returns
+	levelMu   sync.Mutex
+	levelSent string
 	// reply sends a JSON-RPC response to the server; set for SSE, whose
 	// mcp-go transport leaves requests from the server unanswered.
 	reply func(ctx context.Context, msg []byte) error
@@ -107,6 +117,8 @@ func newConn(ctx context.Context, server string, kind manifests.Transport, opts 
 		elicit:   opts.Elicitation,
 		onElicit: opts.OnElicitation,
 		relay:    opts.RelayElicitation,
+		onLogMsg: opts.OnLog,
+		levels:   opts.LogLevel,
 		life:     life,
 		cancel:   cancel,
 		closing:  make(chan struct{}),
@@ -224,7 +236,7 @@ func (u *conn) onNotification(n mcp.JSONRPCNotification) {
 		default:
 		}
 	case "notifications/message":
-		u.log.Debug("server log", "params", n.Params.AdditionalFields)
+		u.onLog(n.Params)
 	}
 }
 
@@ -409,6 +421,7 @@ func (u *conn) CallTool(ctx context.Context, name string, args json.RawMessage) 
 	if err := json.Unmarshal(args, &probe); err != nil || probe == nil {
 		return nil, fmt.Errorf("arguments for %s must be a JSON object", name)
 	}
+	defer u.sinks.listen(HooksOf(ctx).OnLog)()
 	raw, err := u.request(ctx, "tools/call", map[string]any{"name": name, "arguments": args})
 	if err != nil {
 		return nil, err
@@ -430,6 +443,9 @@ func (u *conn) Close() error {
 		close(u.closing)
 		u.mu.Unlock()
 		u.setDead(u.unavailable(ErrClosed))
+		if u.levels != nil {
+			u.levels.leave(u)
+		}
 		u.cancel()
 		if u.c != nil {
 			if err := u.c.Close(); err != nil {

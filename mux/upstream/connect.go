@@ -72,6 +72,14 @@ type Options struct {
 	// a client that opens URLs. Only the answers Elicitation gives are told
 	// to OnElicitation.
 	RelayElicitation ElicitRelay
+	// OnLog, if set, receives every log message (notifications/message)
+	// a server sends, without the connection's secrets. It runs on the
+	// transport's read goroutine and must return quickly. A call hears its
+	// server's messages through CallHooks.OnLog.
+	OnLog func(LogMessage)
+	// LogLevel, if set, is the level servers that declare logging are
+	// asked to log at, shared by the connections made with it.
+	LogLevel *LogLevel
 }
 
 // httpTransport is the transport of an HTTP connection to ep.
@@ -134,6 +142,9 @@ func Connect(ctx context.Context, ep manifests.Endpoint, opts Options) (Conn, er
 		// Never a nil *conn inside a non-nil Conn.
 		return nil, err
 	}
+	if opts.LogLevel != nil {
+		opts.LogLevel.join(c)
+	}
 	return c, nil
 }
 
@@ -174,6 +185,7 @@ func (u *conn) handshake(ctx context.Context, opts Options, abort func()) error 
 		var res *mcp.InitializeResult
 		if res, err = u.c.Initialize(ctx, req); err == nil {
 			u.instructions = res.Instructions
+			u.logging = res.Capabilities.Logging != nil
 			u.log.Debug("initialized", "protocol", res.ProtocolVersion, "name", res.ServerInfo.Name, "version", res.ServerInfo.Version)
 		}
 	}

@@ -26,6 +26,9 @@ type CallHooks struct {
 	// OnProgress, when set, asks the server for progress and receives each
 	// report. It must return quickly.
 	OnProgress func(Progress)
+	// OnLog, when set, receives the log messages the server sends while
+	// the call runs. It must return quickly.
+	OnLog func(LogMessage)
 }
 
 type callHooksKey struct{}
