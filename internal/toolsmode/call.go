@@ -31,6 +31,9 @@ var objectSchema = json.RawMessage(`{"type":"object"}`)
 // SDK does not recover): the call gets a tool error instead.
 func (s *Server) gate(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+		if method == methodSetLevel && s.opts.Relay != nil {
+			return s.setLevel(ctx, next, req)
+		}
 		if !answered(method) {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound,
 				Message: fmt.Sprintf("%s: this server offers tools only", clip.Runes(method, 64))}

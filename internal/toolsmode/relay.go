@@ -11,30 +11,91 @@ import (
 )
 
 // Relay carries what upstream servers send for a person to the client of
-// a Server: their requests for input (elicitation/create). The engine's
-// connections are made before the client is there, so a Relay is made
-// first, its hooks go into the engine's upstream options (Upstream), and
-// the Server attaches its client session while it serves (Options.Relay).
+// a Server: their requests for input (elicitation/create) and their log
+// messages. The engine's connections are made before the client is there,
+// so a Relay is made first, its hooks go into the engine's upstream
+// options (Upstream), and the Server attaches its client session while it
+// serves (Options.Relay). A Server with a Relay declares logging.
 type Relay struct {
-	mu sync.Mutex
-	ss *mcp.ServerSession // nil while no client is served
+	mu     sync.Mutex
+	ss     *mcp.ServerSession // nil while no client is served
+	logs   chan upstream.LogMessage
+	levels *upstream.LogLevel
 }
 
+// logQueue is how many log messages wait for a slow client before more
+// are dropped.
+const logQueue = 256
+
 // NewRelay returns a Relay with no client yet: until a Server serving one
-// attaches it, upstream requests are answered by the connections' rule.
-func NewRelay() *Relay { return &Relay{} }
+// attaches it, upstream requests are answered by the connections' rule
+// and log messages are dropped.
+func NewRelay() *Relay {
+	return &Relay{logs: make(chan upstream.LogMessage, logQueue), levels: &upstream.LogLevel{}}
+}
 
 // Upstream returns o with the relay's hooks set.
 func (r *Relay) Upstream(o upstream.Options) upstream.Options {
 	o.RelayElicitation = r.elicit
+	o.OnLog = r.log
+	o.LogLevel = r.levels
 	return o
 }
 
-func (r *Relay) attach(ss *mcp.ServerSession) {
+// attach serves ss until the function returned is called; the log
+// messages queued meanwhile go to it on a goroutine that the function
+// stops and waits for.
+func (r *Relay) attach(ss *mcp.ServerSession) (detach func()) {
 	r.mu.Lock()
 	r.ss = ss
 	r.mu.Unlock()
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			case m := <-r.logs:
+				_ = ss.Log(context.Background(), &mcp.LoggingMessageParams{
+					Level: mcp.LoggingLevel(m.Level), Logger: loggerName(m), Data: m.Data})
+			}
+		}
+	}()
+	return func() {
+		r.mu.Lock()
+		r.ss = nil
+		r.mu.Unlock()
+		close(stop)
+		<-done
+	}
 }
+
+// log queues an upstream's log message for the client. It runs on the
+// upstream transport's read goroutine, so it never waits: with no client,
+// or a client too slow to take them, messages are dropped.
+func (r *Relay) log(m upstream.LogMessage) {
+	if r.session() == nil {
+		return
+	}
+	select {
+	case r.logs <- m:
+	default:
+	}
+}
+
+// loggerName is the logger a message reaches the client under: the
+// server's id, followed by "/" and the server's own logger when it named
+// one.
+func loggerName(m upstream.LogMessage) string {
+	if m.Logger == "" {
+		return m.Server
+	}
+	return m.Server + "/" + m.Logger
+}
+
+// setLevel passes the client's logging/setLevel on to the servers.
+func (r *Relay) setLevel(level string) { r.levels.Set(level) }
 
 func (r *Relay) session() *mcp.ServerSession {
 	r.mu.Lock()

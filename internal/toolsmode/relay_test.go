@@ -151,3 +151,87 @@ func TestServer_ElicitationWithoutTheCapability(t *testing.T) {
 		})
 	}
 }
+
+// logBook keeps the log messages a client gets.
+type logBook struct {
+	mu   sync.Mutex
+	msgs []*mcp.LoggingMessageParams
+}
+
+func (b *logBook) handler(_ context.Context, req *mcp.LoggingMessageRequest) {
+	b.mu.Lock()
+	b.msgs = append(b.msgs, req.Params)
+	b.mu.Unlock()
+}
+
+func (b *logBook) take() []*mcp.LoggingMessageParams {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := b.msgs
+	b.msgs = nil
+	return out
+}
+
+func logLevels(msgs []*mcp.LoggingMessageParams) string {
+	var ls []string
+	for _, m := range msgs {
+		ls = append(ls, string(m.Level))
+	}
+	return strings.Join(ls, ",")
+}
+
+// untilLogged calls the fake's log tool until the client gets its
+// messages at want's levels (the level reaches the upstream on a
+// goroutine of its own, and the messages the client on another).
+func untilLogged(t *testing.T, cs *mcp.ClientSession, book *logBook, want string) []*mcp.LoggingMessageParams {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		callText(t, cs, "fake__log", map[string]any{"text": "hello"})
+		time.Sleep(50 * time.Millisecond)
+		got := book.take()
+		if logLevels(got) == want {
+			return got
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the client got %q, want %q", logLevels(got), want)
+		}
+	}
+}
+
+// With a relay the server declares logging; an upstream's log messages
+// reach the client after it sets a level, under the server's id and the
+// upstream's logger, at that level and above; the level reaches the
+// upstream too (the fake logs only errors until told otherwise).
+func TestServer_RelaysLogs(t *testing.T) {
+	relay := NewRelay()
+	eng := relayEngine(t, relay, []*catalog.ServerSurface{{ID: "fake", Tools: []string{"log"}}}, testenv.FakeServer(t, testenv.ModeDefault))
+	s, _ := newServer(t, eng, Options{Relay: relay})
+	var book logBook
+	cs := goClient(t, s, "2025-11-25", &mcp.ClientOptions{LoggingMessageHandler: book.handler})
+	if caps := cs.InitializeResult().Capabilities; caps.Logging == nil {
+		t.Fatalf("capabilities = %+v, want logging", caps)
+	}
+	callText(t, cs, "fake__log", nil)
+	time.Sleep(200 * time.Millisecond)
+	if got := book.take(); len(got) != 0 {
+		t.Errorf("before setLevel the client got %q", logLevels(got))
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "debug"}); err != nil {
+		t.Fatal(err)
+	}
+	got := untilLogged(t, cs, &book, "debug,info,warning,error")
+	if m := got[0]; m.Logger != "fake/fake-logger" || m.Data != "debug hello" {
+		t.Errorf("message = %+v", m)
+	}
+	if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "warning"}); err != nil {
+		t.Fatal(err)
+	}
+	untilLogged(t, cs, &book, "warning,error")
+	if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "loud"}); err == nil || !strings.Contains(err.Error(), `"loud" is not a log level`) {
+		t.Errorf("setLevel loud: %v", err)
+	}
+}

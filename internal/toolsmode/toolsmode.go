@@ -252,8 +252,7 @@ func (s *Server) build() *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: s.opts.Name, Version: s.opts.Version}, &mcp.ServerOptions{
 		Logger:       protocolLogger(s.opts.ErrorLog),
 		Instructions: s.instructions(),
-		// Tools only: no logging capability, which the SDK offers by default.
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
+		Capabilities: s.capabilities(),
 	})
 	for _, name := range s.sortedNames() {
 		if e := s.byName[name]; !e.deferred {
@@ -338,8 +337,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 		return err
 	}
 	if s.opts.Relay != nil {
-		s.opts.Relay.attach(ss)
-		defer s.opts.Relay.attach(nil)
+		defer s.opts.Relay.attach(ss)()
 	}
 	done := make(chan error, 1)
 	go func() { done <- ss.Wait() }()
