@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+
+	"github.com/mcpsh/mcp/mux/upstream"
 )
 
 // do sends one request and decodes the final response into r. A wire
@@ -13,6 +15,7 @@ import (
 // request sent to the new one.
 func (c *Client) do(ctx context.Context, req *request, r *response) error {
 	req.V, req.Env, req.Session = wireVersion, c.env, c.session
+	req.Logs = upstream.HooksOf(ctx).OnLog != nil
 	if err := c.exchange(ctx, req, r); err != nil {
 		return err
 	}
@@ -114,6 +117,10 @@ func (c *Client) read(ctx context.Context, conn net.Conn, r *response) error {
 			if done := waiting[r.Connected]; done != nil {
 				done()
 				delete(waiting, r.Connected)
+			}
+		case r.Log != nil:
+			if f := upstream.HooksOf(ctx).OnLog; f != nil {
+				f(*r.Log)
 			}
 		default:
 			return nil

@@ -386,6 +386,9 @@ func (d *Multiplexer) handle(ctx context.Context, conn net.Conn, guest bool) {
 		write(&response{Connecting: server})
 		return func() { write(&response{Connected: server}) }
 	})
+	if req.Logs {
+		ctx = logsTo(ctx, write)
+	}
 	write(d.serve(ctx, &req, guest))
 }
 

@@ -32,14 +32,18 @@ type request struct {
 	Input   *Args           `json:"input,omitempty"`   // invoke
 	Listing Listing         `json:"listing,omitempty"` // catalog
 	Search  *search.Request `json:"search,omitempty"`
+	// Logs asks for the called server's log messages, as log objects
+	// before the response (call, invoke).
+	Logs bool `json:"logs,omitempty"`
 }
 
 // response is the last JSON object the multiplexer writes for a request.
 // Before it, it may write progress objects that only carry Connecting or
-// Connected.
+// Connected, and log objects that only carry Log.
 type response struct {
-	Connecting string `json:"connecting,omitempty"`
-	Connected  string `json:"connected,omitempty"`
+	Connecting string               `json:"connecting,omitempty"`
+	Connected  string               `json:"connected,omitempty"`
+	Log        *upstream.LogMessage `json:"log,omitempty"`
 
 	// Stale says the multiplexer runs in another environment than the
 	// client's, and did not serve the request.

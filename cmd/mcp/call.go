@@ -21,6 +21,7 @@ type callCmd struct {
 	Args   string   `help:"Arguments as a JSON object, @FILE to read one from a file, or - for stdin; key=value pairs override it." placeholder:"JSON|@FILE|-"`
 
 	AllowUnknown bool `name:"allow-unknown" help:"Send arguments the tool's input schema does not declare (otherwise refused when the schema lists its arguments)."`
+	Verbose      bool `short:"v" help:"Show the log messages the server sends during the call on stderr, one line each."`
 }
 
 // toolError says the tool ran and reported an error: exit 1. Its output has
@@ -40,6 +41,9 @@ func (c *callCmd) Run(a *app) error {
 		return err
 	}
 	return a.withBackend(func(ctx context.Context, b mux.Backend) error {
+		if c.Verbose {
+			ctx = a.showLogs(ctx)
+		}
 		out, err := b.Invoke(ctx, server, tool, mux.Args{Base: base, Pairs: c.Pairs, AllowUnknown: c.AllowUnknown})
 		if err != nil {
 			return err

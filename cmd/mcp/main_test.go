@@ -199,6 +199,27 @@ func addLeakyTools(s *server.MCPServer) {
 		})
 }
 
+// addLoggingTools makes the fake server declare logging and gives it a
+// tool that logs, as servers do during a call: a debug line, an info line
+// with an escape sequence and a warning of two lines, which it sends only
+// at the level it was asked for (errors, until told otherwise).
+func addLoggingTools(s *server.MCPServer) {
+	server.WithLogging()(s)
+	s.AddTool(mcp.NewTool("chatty"),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			for _, m := range []struct {
+				level mcp.LoggingLevel
+				text  string
+			}{{mcp.LoggingLevelDebug, "starting"}, {mcp.LoggingLevelInfo, "working\x1b[2J on it"}, {mcp.LoggingLevelWarning, "step 2\nof 2"}} {
+				_ = s.SendLogMessageToClient(ctx, mcp.NewLoggingMessageNotification(m.level, "worker", m.text))
+			}
+			// mcp-go writes notifications from a goroutine of its own: let
+			// them go out before the result does.
+			time.Sleep(100 * time.Millisecond)
+			return mcp.NewToolResultText("done"), nil
+		})
+}
+
 func fakeServer() {
 	s := server.NewMCPServer("fake", "1.0.0")
 	s.AddTool(mcp.NewTool("echo", mcp.WithString("message", mcp.Required())),
@@ -268,6 +289,9 @@ func fakeServer() {
 	}
 	if os.Getenv("FAKE_LEAKY") == "1" {
 		addLeakyTools(s)
+	}
+	if os.Getenv("FAKE_LOGS") == "1" {
+		addLoggingTools(s)
 	}
 	fakeEvent(fmt.Sprintf("pid %d", os.Getpid()))
 	if os.Getenv("FAKE_GRANDCHILD") == "1" {

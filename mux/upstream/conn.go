@@ -421,7 +421,10 @@ func (u *conn) CallTool(ctx context.Context, name string, args json.RawMessage) 
 	if err := json.Unmarshal(args, &probe); err != nil || probe == nil {
 		return nil, fmt.Errorf("arguments for %s must be a JSON object", name)
 	}
-	defer u.sinks.listen(HooksOf(ctx).OnLog)()
+	if onLog := HooksOf(ctx).OnLog; onLog != nil {
+		u.askForLogs(ctx)
+		defer u.sinks.listen(onLog)()
+	}
 	raw, err := u.request(ctx, "tools/call", map[string]any{"name": name, "arguments": args})
 	if err != nil {
 		return nil, err

@@ -121,6 +121,31 @@ func (u *conn) sendLevel() {
 	})
 }
 
+// listenLevel is what a server is asked to log at for a call that listens
+// to its log messages, when no level was set (LogLevel): everything.
+const listenLevel = "debug"
+
+// askForLogs makes sure a server that declares logging sends its log
+// messages to a call that listens: before the first such call, when no
+// level was set, it is asked for everything. Servers differ in what they
+// send before they are asked (mcp-go servers send errors, go-sdk servers
+// nothing); this costs the first listening call one round trip.
+func (u *conn) askForLogs(ctx context.Context) {
+	if !u.logging || (u.levels != nil && u.levels.Level() != "") {
+		return
+	}
+	u.levelMu.Lock()
+	defer u.levelMu.Unlock()
+	if u.levelSent != "" {
+		return
+	}
+	if _, err := u.request(ctx, "logging/setLevel", map[string]any{"level": listenLevel}); err != nil {
+		u.log.Debug("logging/setLevel failed", "level", listenLevel, "err", err)
+		return
+	}
+	u.levelSent = listenLevel
+}
+
 // logSinks are the functions that hear a connection's log messages while
 // a call that asked for them runs (CallHooks.OnLog).
 type logSinks struct {
