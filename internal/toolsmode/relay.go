@@ -49,15 +49,16 @@ func (r *Relay) attach(ss *mcp.ServerSession) (detach func()) {
 	r.mu.Lock()
 	r.ss = ss
 	r.mu.Unlock()
-	stop, done := make(chan struct{}), make(chan struct{})
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		for {
 			select {
-			case <-stop:
+			case <-ctx.Done():
 				return
 			case m := <-r.logs:
-				_ = ss.Log(context.Background(), &mcp.LoggingMessageParams{
+				_ = ss.Log(ctx, &mcp.LoggingMessageParams{
 					Level: mcp.LoggingLevel(m.Level), Logger: loggerName(m), Data: m.Data})
 			}
 		}
@@ -66,7 +67,7 @@ func (r *Relay) attach(ss *mcp.ServerSession) (detach func()) {
 		r.mu.Lock()
 		r.ss = nil
 		r.mu.Unlock()
-		close(stop)
+		stop()
 		<-done
 	}
 }

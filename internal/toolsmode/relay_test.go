@@ -235,3 +235,40 @@ func TestServer_RelaysLogs(t *testing.T) {
 		t.Errorf("setLevel loud: %v", err)
 	}
 }
+
+// A URL request goes to a client that declared URL mode, and the rule
+// declines it for a client that declared forms only.
+func TestServer_RelaysURLElicitation(t *testing.T) {
+	relay := NewRelay()
+	eng := relayEngine(t, relay, []*catalog.ServerSurface{{ID: "everything", Tools: []string{"trigger-url-elicitation"}}}, testenv.EverythingStdio(t))
+	s, _ := newServer(t, eng, Options{Relay: relay})
+	var asked []*mcp.ElicitParams
+	var mu sync.Mutex
+	urlCaps := &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{}}}
+	cs := goClient(t, s, "2025-11-25", &mcp.ClientOptions{Capabilities: urlCaps,
+		ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			mu.Lock()
+			asked = append(asked, req.Params)
+			mu.Unlock()
+			return &mcp.ElicitResult{Action: "accept"}, nil
+		}})
+	args := map[string]any{"url": "https://example.com/approve", "message": "Approve the transfer"}
+	if got := callText(t, cs, "everything__trigger_url_elicitation", args); !strings.Contains(got, "User completed the URL elicitation flow") {
+		t.Errorf("result = %s, want the client's accept", got)
+	}
+	mu.Lock()
+	if len(asked) != 1 || asked[0].Mode != "url" || asked[0].URL != "https://example.com/approve" || asked[0].Message != "Approve the transfer" || asked[0].ElicitationID == "" {
+		t.Errorf("the client was asked %+v", asked)
+	}
+	mu.Unlock()
+	_ = cs.Close()
+
+	formOnly := goClient(t, s, "2025-11-25", &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			t.Error("a client without URL mode was asked")
+			return &mcp.ElicitResult{Action: "accept"}, nil
+		}})
+	if got := callText(t, formOnly, "everything__trigger_url_elicitation", args); !strings.Contains(got, "User declined to open the URL") {
+		t.Errorf("result = %s, want the rule's decline", got)
+	}
+}
