@@ -272,3 +272,47 @@ func TestServer_RelaysURLElicitation(t *testing.T) {
 		t.Errorf("result = %s, want the rule's decline", got)
 	}
 }
+
+// Levels below the client's are not sent, whatever an upstream sends
+// (one that ignores setLevel, here the relay's hook called directly);
+// nothing is sent before the client sets a level.
+func TestRelay_FiltersByTheClientsLevel(t *testing.T) {
+	relay := NewRelay()
+	eng := relayEngine(t, relay, []*catalog.ServerSurface{{ID: "fake", Tools: []string{"echo"}}}, testenv.FakeServer(t, testenv.ModeDefault))
+	s, _ := newServer(t, eng, Options{Relay: relay})
+	var book logBook
+	cs := goClient(t, s, "2025-11-25", &mcp.ClientOptions{LoggingMessageHandler: book.handler})
+	hook := relay.Upstream(upstream.Options{}).OnLog
+	logAll := func() {
+		for _, level := range []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"} {
+			hook(upstream.LogMessage{Server: "notes", Level: level, Data: json.RawMessage(`{"n":1}`)})
+		}
+	}
+	logAll()
+	// Let the queue drain before the level is set.
+	for len(relay.logs) > 0 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "error"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := book.take(); len(got) != 0 {
+		t.Errorf("before setLevel the client got %q", logLevels(got))
+	}
+	logAll()
+	deadline := time.Now().Add(10 * time.Second)
+	var got []*mcp.LoggingMessageParams
+	for len(got) < 4 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+		got = append(got, book.take()...)
+	}
+	if logLevels(got) != "error,critical,alert,emergency" || got[0].Logger != "notes" {
+		t.Errorf("the client got %q from %q", logLevels(got), got[0].Logger)
+	}
+	if data, _ := json.Marshal(got[0].Data); string(data) != `{"n":1}` {
+		t.Errorf("data = %s", data)
+	}
+}
