@@ -41,9 +41,11 @@ type request struct {
 // Before it, it may write progress objects that only carry Connecting or
 // Connected, and log objects that only carry Log.
 type response struct {
-	Connecting string               `json:"connecting,omitempty"`
-	Connected  string               `json:"connected,omitempty"`
-	Log        *upstream.LogMessage `json:"log,omitempty"`
+	Connecting string `json:"connecting,omitempty"`
+	Connected  string `json:"connected,omitempty"`
+
+	// Log is one log message of the called server (Logs).
+	Log *upstream.LogMessage `json:"log,omitempty"`
 
 	// Stale says the multiplexer runs in another environment than the
 	// client's, and did not serve the request.
