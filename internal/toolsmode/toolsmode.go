@@ -13,6 +13,10 @@
 // beyond the surface is learned. Active calls are proxied to the upstream
 // through the mux engine, which checks the catalog gate again.
 //
+// What upstreams send for a person, their requests for input and their log
+// messages, reaches the client through a Relay (relay.go, logging.go) when
+// the client can take it.
+//
 // The protocol side is the official Go SDK's server
 // (github.com/modelcontextprotocol/go-sdk/mcp).
 package toolsmode
