@@ -23,8 +23,16 @@ import (
 // the key is a hash.
 type Cache struct{ dir string }
 
+// cacheFormat is the format of the entries Store writes. An entry of
+// another format is as good as none: it was written before the model knew
+// fields that its tools may have (a tool's taskSupport), and the next list
+// replaces it.
+const cacheFormat = 2
+
 // CacheEntry is one server's tool list.
 type CacheEntry struct {
+	// Format is set by Store.
+	Format  int       `json:"format,omitempty"`
 	Server  string    `json:"server"`
 	Fetched time.Time `json:"fetched"`
 	Tools   []Tool    `json:"tools"`
@@ -74,7 +82,7 @@ func (c *Cache) Load(key string) *CacheEntry {
 		return nil
 	}
 	var e CacheEntry
-	if json.Unmarshal(data, &e) != nil {
+	if json.Unmarshal(data, &e) != nil || e.Format != cacheFormat {
 		return nil
 	}
 	return &e
@@ -82,7 +90,9 @@ func (c *Cache) Load(key string) *CacheEntry {
 
 // Store writes an entry atomically, 0600.
 func (c *Cache) Store(key string, e *CacheEntry) error {
-	data, err := json.Marshal(e)
+	stored := *e
+	stored.Format = cacheFormat
+	data, err := json.Marshal(&stored)
 	if err != nil {
 		return err
 	}

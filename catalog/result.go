@@ -17,6 +17,7 @@ func DecodeTool(server string, raw json.RawMessage) (Tool, error) {
 		InputSchema  json.RawMessage `json:"inputSchema"`
 		OutputSchema json.RawMessage `json:"outputSchema"`
 		Annotations  json.RawMessage `json:"annotations"`
+		Execution    json.RawMessage `json:"execution"`
 	}
 	if err := json.Unmarshal(raw, &t); err != nil {
 		return Tool{}, err
@@ -39,8 +40,26 @@ func DecodeTool(server string, raw json.RawMessage) (Tool, error) {
 		Description:  t.Description,
 		InputSchema:  nonNull(t.InputSchema),
 		OutputSchema: nonNull(t.OutputSchema),
+		TaskSupport:  taskSupport(t.Execution),
 		Raw:          raw,
 	}, nil
+}
+
+// taskSupport is the taskSupport of a tool's execution object. A value
+// the protocol does not define, or an execution that is not an object of
+// that shape, is a plain call: it costs the tool nothing else.
+func taskSupport(execution json.RawMessage) TaskSupport {
+	var e struct {
+		TaskSupport TaskSupport `json:"taskSupport"`
+	}
+	if json.Unmarshal(execution, &e) != nil {
+		return TaskForbidden
+	}
+	switch e.TaskSupport {
+	case TaskOptional, TaskRequired:
+		return e.TaskSupport
+	}
+	return TaskForbidden
 }
 
 // Result is a tools/call result. Raw holds the result object exactly as the

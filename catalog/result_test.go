@@ -35,3 +35,31 @@ func FuzzDecodeTool(f *testing.F) {
 		}
 	})
 }
+
+func TestDecodeTool_taskSupport(t *testing.T) {
+	tests := []struct {
+		raw  string
+		want TaskSupport
+	}{
+		{`{"name":"t","execution":{"taskSupport":"required"}}`, TaskRequired},
+		{`{"name":"t","execution":{"taskSupport":"optional"}}`, TaskOptional},
+		{`{"name":"t","execution":{"taskSupport":"forbidden"}}`, TaskForbidden},
+		{`{"name":"t"}`, TaskForbidden},
+		// What the protocol does not define is a plain call, and costs the
+		// tool nothing else.
+		{`{"name":"t","execution":{"taskSupport":"always"}}`, TaskForbidden},
+		{`{"name":"t","execution":"required"}`, TaskForbidden},
+		{`{"name":"t","execution":{"taskSupport":1}}`, TaskForbidden},
+		{`{"name":"t","execution":null}`, TaskForbidden},
+	}
+	for _, tt := range tests {
+		tl, err := DecodeTool("srv", json.RawMessage(tt.raw))
+		if err != nil {
+			t.Errorf("DecodeTool(%s): %v", tt.raw, err)
+			continue
+		}
+		if tl.TaskSupport != tt.want {
+			t.Errorf("DecodeTool(%s).TaskSupport = %q, want %q", tt.raw, tl.TaskSupport, tt.want)
+		}
+	}
+}

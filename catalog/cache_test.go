@@ -1,0 +1,32 @@
+package catalog
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func TestCache_Load(t *testing.T) {
+	c, err := OpenCache(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool := Tool{Server: "s", Name: "research", TaskSupport: TaskRequired}
+	if err := c.Store("k", &CacheEntry{Server: "s", Fetched: time.Now(), Tools: []Tool{tool}}); err != nil {
+		t.Fatal(err)
+	}
+	e := c.Load("k")
+	if e == nil || len(e.Tools) != 1 || e.Tools[0].TaskSupport != TaskRequired {
+		t.Fatalf("Load = %+v", e)
+	}
+	// An entry written before the format had a number lacks fields its
+	// tools may have: it is as good as none.
+	old := `{"server":"s","fetched":"2026-01-01T00:00:00Z","tools":[{"server":"s","name":"research","raw":{"name":"research","execution":{"taskSupport":"required"}}}]}`
+	if err := os.WriteFile(filepath.Join(c.Dir(), "old.json"), []byte(old), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if e := c.Load("old"); e != nil {
+		t.Errorf("Load of an entry of the old format = %+v, want nil", e)
+	}
+}
