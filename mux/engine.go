@@ -72,9 +72,18 @@ type link struct {
 	toolsMu sync.Mutex
 	tools   []catalog.Tool // as listed, unfiltered; nil until listed
 	listed  int64          // changes seen when tools was listed
+	// lastList is tools, for a reader that must not wait for a list in
+	// flight.
+	lastList atomic.Pointer[[]catalog.Tool]
 }
 
 func (c *link) touch() { c.lastUsed.Store(time.Now().UnixNano()) }
+
+// setTools records a list; the caller holds toolsMu.
+func (c *link) setTools(tools []catalog.Tool, gen int64) {
+	c.tools, c.listed = tools, gen
+	c.lastList.Store(&tools)
+}
 
 // NewEngine returns an engine for a surface. endpoints are keyed by
 // canonical id and still hold ${VAR} references, which lookup resolves at
@@ -338,7 +347,7 @@ func (e *Engine) relist(server string, c *link) ([]catalog.Tool, bool) {
 		}
 		return nil, false
 	}
-	c.tools, c.listed = tools, gen
+	c.setTools(tools, gen)
 	e.record(server, c.up.Instructions(), tools)
 	return tools, true
 }

@@ -137,7 +137,7 @@ func (e *Engine) listed(ctx context.Context, srv *catalog.ServerSurface) (_ []ca
 			e.forgetBroken(srv.ID, c, err)
 			return nil, broke, err
 		}
-		c.tools, c.listed = tools, gen
+		c.setTools(tools, gen)
 		e.record(srv.ID, c.up.Instructions(), tools)
 	}
 	return c.tools, false, nil
@@ -214,7 +214,7 @@ func (e *Engine) Call(ctx context.Context, server, tool string, args json.RawMes
 		return nil, err
 	}
 	srv, _ := s.Server(server)
-	return e.call(ctx, srv, tool, args)
+	return e.call(ctx, srv, catalog.Tool{Server: srv.ID, Name: tool}, args)
 }
 
 // Invoke implements Backend: the gate is checked once, by Tool, and the
@@ -232,7 +232,7 @@ func (e *Engine) Invoke(ctx context.Context, server, tool string, in Args) (*Inv
 		return nil, err
 	}
 	srv, _ := e.Surface().Server(t.Server)
-	res, err := e.call(ctx, srv, t.Name, args)
+	res, err := e.call(ctx, srv, t, args)
 	if err != nil {
 		return nil, err
 	}
@@ -262,14 +262,19 @@ func (e *Engine) checkArgs(t catalog.Tool, args json.RawMessage, allowUnknown bo
 	return err
 }
 
-func (e *Engine) call(ctx context.Context, srv *catalog.ServerSurface, tool string, args json.RawMessage) (*catalog.Result, error) {
+// call calls t. A tool given by name only (Raw unset) is looked up for
+// its taskSupport.
+func (e *Engine) call(ctx context.Context, srv *catalog.ServerSurface, t catalog.Tool, args json.RawMessage) (*catalog.Result, error) {
 	c, err := e.connect(ctx, srv)
 	if err != nil {
 		e.noteFailure(srv.ID, err)
 		return nil, err
 	}
+	if t.Raw == nil {
+		t = e.known(srv.ID, c, t)
+	}
 	c.busy.Add(1)
-	res, err := c.up.CallTool(ctx, tool, args)
+	res, err := c.up.CallTool(upstream.WithTaskSupport(ctx, t.TaskSupport), t.Name, args)
 	c.busy.Add(-1)
 	c.touch()
 	if err != nil {
@@ -278,6 +283,26 @@ func (e *Engine) call(ctx context.Context, srv *catalog.ServerSurface, tool stri
 		return nil, err
 	}
 	return res, nil
+}
+
+// known is the tool of that name as the connection listed it, or else as
+// the catalog cache has it; t itself when neither has it. It never waits
+// for a list in flight: that list is not the one the caller chose the
+// tool from.
+func (e *Engine) known(server string, c *link, t catalog.Tool) catalog.Tool {
+	var tools []catalog.Tool
+	if p := c.lastList.Load(); p != nil {
+		tools = *p
+	}
+	if tools == nil {
+		if entry := e.cached(server); entry != nil {
+			tools = entry.Tools
+		}
+	}
+	if found, ok := find(tools, t.Name); ok {
+		return found
+	}
+	return t
 }
 
 // Known returns a server's authorized tools from the catalog cache when it

@@ -40,6 +40,7 @@ func TestMain(m *testing.M) {
 			}
 		},
 		"fake-server": fakeServer,
+		"task-server": func() { os.Exit(testenv.ServeFake(testenv.ModeTasks)) },
 		"guest-probe": guestProbe,
 	})
 }

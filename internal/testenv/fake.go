@@ -90,7 +90,13 @@ func runFake(mode string) int {
 	if text := os.Getenv("FAKE_INSTRUCTIONS"); text != "" {
 		opts = append(opts, server.WithInstructions(text))
 	}
+	if has(ModeTasks) {
+		opts = append(opts, taskOptions()...)
+	}
 	s := FakeMCPServer(opts...)
+	if has(ModeTasks) {
+		addTaskTools(s)
+	}
 	stdio := server.NewStdioServer(s)
 	server.WithWorkerPoolSize(50)(stdio)
 	ctx := context.WithValue(context.Background(), stdioKey{}, true)

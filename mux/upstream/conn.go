@@ -101,6 +101,7 @@ type conn struct {
 	deadErr   error
 	onChanged []func()
 	changed   chan struct{}
+	tasks     taskWatch // calls following a task
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -235,6 +236,8 @@ func (u *conn) onNotification(n mcp.JSONRPCNotification) {
 		case u.changed <- struct{}{}:
 		default:
 		}
+	case mcp.MethodNotificationTasksStatus:
+		u.tasks.deliver(n)
 	case "notifications/message":
 		u.onLog(n.Params)
 	}
@@ -413,6 +416,8 @@ func (u *conn) ListTools(ctx context.Context) ([]catalog.Tool, error) {
 
 // CallTool calls one tool and returns its result as the server sent it. A
 // result with isError is a successful call; a JSON-RPC error is *RPCError.
+// A tool that requires a task (WithTaskSupport) is called as one and
+// followed to its end; see callTask.
 func (u *conn) CallTool(ctx context.Context, name string, args json.RawMessage) (*catalog.Result, error) {
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
@@ -425,15 +430,15 @@ func (u *conn) CallTool(ctx context.Context, name string, args json.RawMessage) 
 		u.askForLogs(ctx)
 		defer u.sinks.listen(onLog)()
 	}
-	raw, err := u.request(ctx, "tools/call", map[string]any{"name": name, "arguments": args})
+	params := map[string]any{"name": name, "arguments": args}
+	if u.asTask(ctx) {
+		return u.callTask(ctx, name, params)
+	}
+	raw, err := u.request(ctx, "tools/call", params)
 	if err != nil {
 		return nil, err
 	}
-	res, err := catalog.ParseResult(raw)
-	if err != nil {
-		return nil, fmt.Errorf("tools/call %s: server %s sent an invalid result: %w", name, u.server, err)
-	}
-	return res, nil
+	return u.callResult(name, raw)
 }
 
 // Close ends the connection. For stdio it closes the server's stdin, waits

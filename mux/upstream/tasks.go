@@ -1,0 +1,305 @@
+package upstream
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/clip"
+	"github.com/mcpsh/mcp/internal/exit"
+)
+
+// A tool whose execution.taskSupport is "required" answers only a
+// tools/call made as a task (MCP 2025-11-25): the call returns a task at
+// once, and the result comes later. CallTool hides that: it creates the
+// task, follows it to its end, and returns its result as the call's.
+
+type taskSupportKey struct{}
+
+// WithTaskSupport returns a context whose tools/call requests are for a
+// tool of that taskSupport. The caller knows the tool (a connection made
+// for one call has not listed it); a context without it is a plain call.
+func WithTaskSupport(ctx context.Context, ts catalog.TaskSupport) context.Context {
+	return context.WithValue(ctx, taskSupportKey{}, ts)
+}
+
+// asTask says whether a call under ctx is made as a task: the tool
+// requires it and the server declares task-augmented tools/call. A tool
+// that only allows it is called plainly, which answers in one round trip
+// instead of a poll.
+func (u *conn) asTask(ctx context.Context) bool {
+	ts, _ := ctx.Value(taskSupportKey{}).(catalog.TaskSupport)
+	if ts != catalog.TaskRequired {
+		return false
+	}
+	t := u.c.GetServerCapabilities().Tasks
+	return t != nil && t.Requests != nil && t.Requests.Tools != nil && t.Requests.Tools.Call != nil
+}
+
+// Task statuses.
+const (
+	taskWorking       = "working"
+	taskInputRequired = "input_required"
+	taskCompleted     = "completed"
+	taskFailed        = "failed"
+	taskCancelled     = "cancelled"
+)
+
+// Bounds on the poll interval a server asks for.
+const (
+	defaultPollInterval = time.Second
+	minPollInterval     = 100 * time.Millisecond
+	maxPollInterval     = time.Minute
+	// taskCancelTimeout bounds the wait for tasks/cancel.
+	taskCancelTimeout = 2 * time.Second
+)
+
+// task is the state of a task as the server reports it.
+type task struct {
+	TaskID        string `json:"taskId"`
+	Status        string `json:"status"`
+	StatusMessage string `json:"statusMessage,omitempty"`
+	PollInterval  *int64 `json:"pollInterval,omitempty"` // milliseconds
+}
+
+func (t *task) terminal() bool {
+	return t.Status == taskCompleted || t.Status == taskFailed || t.Status == taskCancelled
+}
+
+// interval is how long to wait before the next tasks/get.
+func (t *task) interval() time.Duration {
+	if t.PollInterval == nil {
+		return defaultPollInterval
+	}
+	return min(max(time.Duration(*t.PollInterval)*time.Millisecond, minPollInterval), maxPollInterval)
+}
+
+// TaskError says the task a call became ended without a result: the server
+// cancelled it, or it failed without saying more.
+type TaskError struct {
+	Server, Tool string
+	TaskID       string
+	Status       string // "failed" or "cancelled"
+	Message      string // the server's statusMessage, on one line
+}
+
+func (e *TaskError) ExitCode() int { return exit.ToolError }
+
+func (e *TaskError) Error() string {
+	msg := fmt.Sprintf("%s.%s: the server cancelled its task", e.Server, e.Tool)
+	if e.Status == taskFailed {
+		msg = fmt.Sprintf("%s.%s: its task failed", e.Server, e.Tool)
+	}
+	if e.Message != "" {
+		msg += ": " + e.Message
+	}
+	return msg
+}
+
+// callTask makes a tools/call as a task and follows the task to its end.
+func (u *conn) callTask(ctx context.Context, name string, params map[string]any) (*catalog.Result, error) {
+	params["task"] = map[string]any{}
+	raw, err := u.request(ctx, "tools/call", params)
+	if err != nil {
+		return nil, err
+	}
+	var created struct {
+		Task *task `json:"task"`
+	}
+	if err := json.Unmarshal(raw, &created); err != nil || created.Task == nil || created.Task.TaskID == "" {
+		// The server answered the call itself.
+		return u.callResult(name, raw)
+	}
+	t := created.Task
+	w := u.tasks.watch(t.TaskID)
+	defer u.tasks.unwatch(t.TaskID)
+	res, err := u.follow(ctx, name, t, w)
+	if err != nil && ctx.Err() != nil {
+		u.cancelTask(t.TaskID)
+	}
+	return res, err
+}
+
+// follow polls a task with tasks/get, or takes what notifications/tasks/status
+// says of it, until it ends or needs input, reporting each change through
+// the call's OnProgress; then it fetches the outcome with tasks/result,
+// which waits for the end (and carries the server's requests for input).
+func (u *conn) follow(ctx context.Context, name string, t *task, w <-chan task) (*catalog.Result, error) {
+	rep := taskReporter{on: HooksOf(ctx).OnProgress, text: u.secret.Text}
+	rep.report(t)
+	for !t.terminal() && t.Status != taskInputRequired {
+		timer := time.NewTimer(t.interval())
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return nil, u.contextError(ctx, "tasks/get")
+		case n := <-w:
+			timer.Stop()
+			if n.PollInterval == nil {
+				n.PollInterval = t.PollInterval
+			}
+			*t = n
+			rep.report(t)
+			continue
+		case <-timer.C:
+		}
+		next, err := u.getTask(ctx, name, t.TaskID)
+		if err != nil {
+			return nil, err
+		}
+		*t = *next
+		rep.report(t)
+	}
+	raw, err := u.request(ctx, "tasks/result", map[string]any{"taskId": t.TaskID})
+	if err != nil {
+		return nil, err
+	}
+	res, err := u.callResult(name, withoutRelatedTask(raw))
+	if err != nil {
+		return nil, err
+	}
+	// A failed tool call's result has isError; a task that ended otherwise
+	// has no result to give.
+	if t.Status == taskCancelled || t.Status == taskFailed && !res.IsError {
+		return nil, &TaskError{Server: u.server, Tool: name, TaskID: t.TaskID, Status: t.Status,
+			Message: clip.Line(u.secret.Text(t.StatusMessage))}
+	}
+	return res, nil
+}
+
+// getTask is one tasks/get.
+func (u *conn) getTask(ctx context.Context, name, id string) (*task, error) {
+	raw, err := u.request(ctx, "tasks/get", map[string]any{"taskId": id})
+	if err != nil {
+		return nil, err
+	}
+	var t task
+	if err := json.Unmarshal(raw, &t); err != nil || t.Status == "" {
+		return nil, fmt.Errorf("tasks/get %s: server %s sent an invalid task for %s", clip.Runes(id, 64), u.server, name)
+	}
+	t.TaskID = id
+	return &t, nil
+}
+
+// callResult parses a tools/call result.
+func (u *conn) callResult(name string, raw json.RawMessage) (*catalog.Result, error) {
+	res, err := catalog.ParseResult(raw)
+	if err != nil {
+		return nil, fmt.Errorf("tools/call %s: server %s sent an invalid result: %w", name, u.server, err)
+	}
+	return res, nil
+}
+
+// relatedTaskKey is the _meta key that ties a message to its task.
+const relatedTaskKey = "io.modelcontextprotocol/related-task"
+
+// withoutRelatedTask takes the task's key out of a result's _meta: the
+// result stands for a plain call, and the task is this connection's own.
+func withoutRelatedTask(raw json.RawMessage) json.RawMessage {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) != nil {
+		return raw
+	}
+	var meta map[string]json.RawMessage
+	if json.Unmarshal(obj["_meta"], &meta) != nil {
+		return raw
+	}
+	if _, ok := meta[relatedTaskKey]; !ok {
+		return raw
+	}
+	delete(meta, relatedTaskKey)
+	if len(meta) == 0 {
+		delete(obj, "_meta")
+	} else {
+		obj["_meta"], _ = json.Marshal(meta)
+	}
+	out, err := json.Marshal(obj)
+	if err != nil {
+		return raw
+	}
+	return out
+}
+
+// cancelTask asks the server to stop a task whose caller gave up. It
+// waits for the answer, a little: a caller that gave up may be about to
+// close the connection, which would lose a request still on its way.
+func (u *conn) cancelTask(id string) {
+	ctx, cancel := context.WithTimeout(u.life, taskCancelTimeout)
+	defer cancel()
+	if _, err := u.request(ctx, "tasks/cancel", map[string]any{"taskId": id}); err != nil {
+		u.log.Debug("tasks/cancel failed", "task", id, "err", err)
+	}
+}
+
+// taskReporter reports a task's status changes as progress: "working:
+// Gathering sources...". Progress counts the reports, so that it grows
+// as progress must.
+type taskReporter struct {
+	on   func(Progress)
+	text func(string) string // takes the connection's secrets out
+	n    int
+	last string
+}
+
+func (r *taskReporter) report(t *task) {
+	msg := t.Status
+	if t.StatusMessage != "" {
+		msg += ": " + r.text(t.StatusMessage)
+	}
+	if r.on == nil || msg == r.last {
+		return
+	}
+	r.last = msg
+	r.n++
+	r.on(Progress{Progress: float64(r.n), Message: msg})
+}
+
+// taskWatch hands notifications/tasks/status to the call following that
+// task.
+type taskWatch struct {
+	mu sync.Mutex
+	by map[string]chan task
+}
+
+func (w *taskWatch) watch(id string) <-chan task {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.by == nil {
+		w.by = map[string]chan task{}
+	}
+	ch := make(chan task, 1)
+	w.by[id] = ch
+	return ch
+}
+
+func (w *taskWatch) unwatch(id string) {
+	w.mu.Lock()
+	delete(w.by, id)
+	w.mu.Unlock()
+}
+
+// deliver passes on a status notification without blocking: the reader
+// needs only the latest, so an older one not yet read is replaced.
+func (w *taskWatch) deliver(n mcp.JSONRPCNotification) {
+	b, err := json.Marshal(n.Params.AdditionalFields)
+	var t task
+	if err != nil || json.Unmarshal(b, &t) != nil || t.TaskID == "" || t.Status == "" {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	ch, ok := w.by[t.TaskID]
+	if !ok {
+		return
+	}
+	select {
+	case <-ch:
+	default:
+	}
+	ch <- t
+}
