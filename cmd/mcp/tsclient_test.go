@@ -101,3 +101,31 @@ func TestTSClient_Basics(t *testing.T) {
 		t.Errorf("get_env = %+v, want %+v", refused, want)
 	}
 }
+
+// TestTSClient_TaskRequiredTool: a tool that runs as a task upstream is an
+// ordinary tool to the TypeScript SDK (whose callTool refuses a tool that
+// claims taskSupport required), and its call answers when the task ends.
+func TestTSClient_TaskRequiredTool(t *testing.T) {
+	t.Parallel()
+	f := runTSClient(t, serveEnv(t), "tasks", "--recipe", serveRecipe(t), "serve", "--agent", "researcher")
+	var tools []string
+	var execution, tasksCap, meta json.RawMessage
+	var call tsCall
+	f.get(t, "tools", &tools)
+	f.get(t, "execution", &execution)
+	f.get(t, "tasksCapability", &tasksCap)
+	f.get(t, "call", &call)
+	f.get(t, "meta", &meta)
+	if want := []string{"everything__simulate_research_query"}; !slices.Equal(tools, want) {
+		t.Errorf("tools = %v, want %v", tools, want)
+	}
+	if string(execution) != "null" || string(tasksCap) != "null" {
+		t.Errorf("execution %s, tasks capability %s; want neither", execution, tasksCap)
+	}
+	if call != (tsCall{Text: "# Research Report: tides"}) {
+		t.Errorf("call = %+v", call)
+	}
+	if bytes.Contains(meta, []byte("related-task")) {
+		t.Errorf("the result names the upstream's task: %s", meta)
+	}
+}
