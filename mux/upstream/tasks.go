@@ -61,10 +61,10 @@ const (
 
 // task is the state of a task as the server reports it.
 type task struct {
-	TaskID        string `json:"taskId"`
-	Status        string `json:"status"`
-	StatusMessage string `json:"statusMessage,omitempty"`
-	PollInterval  *int64 `json:"pollInterval,omitempty"` // milliseconds
+	TaskID        string   `json:"taskId"`
+	Status        string   `json:"status"`
+	StatusMessage string   `json:"statusMessage,omitempty"`
+	PollInterval  *float64 `json:"pollInterval,omitempty"` // milliseconds
 }
 
 func (t *task) terminal() bool {
@@ -73,10 +73,16 @@ func (t *task) terminal() bool {
 
 // interval is how long to wait before the next tasks/get.
 func (t *task) interval() time.Duration {
-	if t.PollInterval == nil {
+	switch ms := t.PollInterval; {
+	case ms == nil:
 		return defaultPollInterval
+	case *ms >= float64(maxPollInterval/time.Millisecond):
+		return maxPollInterval
+	case *ms <= float64(minPollInterval/time.Millisecond):
+		return minPollInterval
+	default:
+		return time.Duration(*ms * float64(time.Millisecond))
 	}
-	return min(max(time.Duration(*t.PollInterval)*time.Millisecond, minPollInterval), maxPollInterval)
 }
 
 // TaskError says the task a call became ended without a result: the server

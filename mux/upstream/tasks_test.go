@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/testenv"
 )
@@ -210,4 +212,57 @@ func TestCallTool_taskInputRequiredEverything(t *testing.T) {
 	if len(asked) != 1 || asked[0].Action != "decline" {
 		t.Errorf("requests for input = %+v, want one, declined", asked)
 	}
+}
+
+func TestTask_interval(t *testing.T) {
+	ms := func(n float64) *float64 { return &n }
+	for _, tt := range []struct {
+		poll *float64
+		want time.Duration
+	}{
+		{nil, time.Second},
+		{ms(250), 250 * time.Millisecond},
+		{ms(0), minPollInterval},
+		{ms(-5), minPollInterval},
+		{ms(1 << 62), maxPollInterval},
+		{ms(1e300), maxPollInterval},
+		{ms(1500.5), 1500500 * time.Microsecond},
+	} {
+		if got := (&task{PollInterval: tt.poll}).interval(); got != tt.want {
+			t.Errorf("interval(%v) = %v, want %v", tt.poll, got, tt.want)
+		}
+	}
+}
+
+// A status notification reaches the call following its task, the latest
+// replacing one not yet read, and nothing blocks for a task nobody follows.
+func TestTaskWatch_deliver(t *testing.T) {
+	var w taskWatch
+	note := func(fields map[string]any) mcp.JSONRPCNotification {
+		n := mcp.JSONRPCNotification{}
+		n.Method = mcp.MethodNotificationTasksStatus
+		n.Params.AdditionalFields = fields
+		return n
+	}
+	ch := w.watch("t1")
+	w.deliver(note(map[string]any{"taskId": "t1", "status": "working", "statusMessage": "one"}))
+	w.deliver(note(map[string]any{"taskId": "t1", "status": "working", "statusMessage": "two"}))
+	w.deliver(note(map[string]any{"taskId": "other", "status": "completed"}))
+	w.deliver(note(map[string]any{"taskId": "t1"})) // no status: ignored
+	w.deliver(note(map[string]any{"taskId": 7, "status": "completed"}))
+	select {
+	case got := <-ch:
+		if got.StatusMessage != "two" {
+			t.Errorf("got %+v, want the latest", got)
+		}
+	default:
+		t.Fatal("nothing delivered")
+	}
+	select {
+	case got := <-ch:
+		t.Errorf("delivered again: %+v", got)
+	default:
+	}
+	w.unwatch("t1")
+	w.deliver(note(map[string]any{"taskId": "t1", "status": "completed"}))
 }
