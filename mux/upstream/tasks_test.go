@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/testenv"
+	"github.com/mcpsh/mcp/manifests"
 )
 
 // statuses collects the progress a call reports.
@@ -265,4 +266,27 @@ func TestTaskWatch_deliver(t *testing.T) {
 	}
 	w.unwatch("t1")
 	w.deliver(note(map[string]any{"taskId": "t1", "status": "completed"}))
+}
+
+// The task and its request for input over streamable HTTP and SSE, where
+// the request comes on the stream of tasks/result's response.
+func TestCallTool_taskEverythingHTTP(t *testing.T) {
+	t.Parallel()
+	for _, kind := range []string{"streamableHttp", "sse"} {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			typ := map[string]string{"streamableHttp": "http", "sse": "sse"}[kind]
+			u := connect(t, manifests.Endpoint{ID: "everything", URL: testenv.EverythingHTTP(t, kind), Type: typ}, Options{})
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			st := newStatuses()
+			res, err := taskCall(ctx, u, "simulate-research-query", `{"topic":"python","ambiguous":true}`, st)
+			if err != nil {
+				t.Fatalf("CallTool: %v", err)
+			}
+			if got := text(t, res); !strings.Contains(got, "# Research Report: python (User declined - using default interpretation)") {
+				t.Errorf("result = %.300q; statuses %q", got, st.messages())
+			}
+		})
+	}
 }
