@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -36,26 +37,47 @@ func TestCall_taskCancel(t *testing.T) {
 			m.trust()
 			args := []string{"call", "fake.taskwait"}
 			if !tt.interrupt {
-				args = append([]string{"--timeout", "700ms"}, args...)
+				args = append([]string{"--timeout", "3s"}, args...)
 			}
 			cmd := m.command(tt.env, args...)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			waited := false
+			t.Cleanup(func() {
+				if !waited {
+					_ = cmd.Process.Kill()
+					_ = cmd.Wait()
+				}
+			})
 			if tt.interrupt {
-				time.AfterFunc(time.Second, func() { _ = cmd.Process.Signal(syscall.SIGINT) })
+				// Ctrl-C once the task runs.
+				waitFile(t, mark+".started", "started")
+				_ = cmd.Process.Signal(syscall.SIGINT)
 			}
-			res := runProcess(t, cmd)
-			if res.code != tt.code {
-				t.Errorf("exit %d, want %d; stderr:\n%s", res.code, tt.code, res.stderr)
+			_ = cmd.Wait()
+			waited = true
+			if code := cmd.ProcessState.ExitCode(); code != tt.code {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, tt.code, stderr.String())
 			}
-			deadline := time.Now().Add(10 * time.Second)
-			for {
-				if b, _ := os.ReadFile(mark); string(b) == "cancelled" {
-					return
-				}
-				if time.Now().After(deadline) {
-					t.Fatalf("the task was never cancelled upstream; stderr:\n%s", res.stderr)
-				}
-				time.Sleep(20 * time.Millisecond)
-			}
+			waitFile(t, mark, "cancelled")
 		})
+	}
+}
+
+// waitFile waits up to 20 s for the file name to hold want.
+func waitFile(t *testing.T, name, want string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if b, _ := os.ReadFile(name); string(b) == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never said %q", name, want)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

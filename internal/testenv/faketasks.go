@@ -15,8 +15,9 @@ import (
 // require it:
 //
 //	taskecho {message}  "Echo: message" after 50 ms
-//	taskwait            blocks until tasks/cancel (or a minute), which writes
-//	                    "cancelled" to the file FAKE_TASK_MARK names
+//	taskwait            writes "started" to the file FAKE_TASK_MARK.started names,
+//	                    then blocks until tasks/cancel (or a minute), which
+//	                    writes "cancelled" to the file FAKE_TASK_MARK names
 //	taskfail            the task fails with a JSON-RPC error
 //	taskiserror         the task fails with a result that has isError
 const ModeTasks = "tasks"
@@ -57,6 +58,9 @@ func addTaskTools(s *server.MCPServer) {
 		return mcp.NewToolResultText("Echo: " + r.GetString("message", "")), nil
 	}, mcp.WithString("message"))
 	add("taskwait", func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if mark := os.Getenv("FAKE_TASK_MARK"); mark != "" {
+			_ = os.WriteFile(mark+".started", []byte("started"), 0o600)
+		}
 		select {
 		case <-taskCancelled:
 		case <-time.After(time.Minute):
