@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -104,7 +105,9 @@ func TestTSClient_Basics(t *testing.T) {
 
 // TestTSClient_TaskRequiredTool: a tool that runs as a task upstream is an
 // ordinary tool to the TypeScript SDK (whose callTool refuses a tool that
-// claims taskSupport required), and its call answers when the task ends.
+// claims taskSupport required), its call answers when the task ends, and
+// the task's request for input is relayed to a client that declared
+// elicitation.
 func TestTSClient_TaskRequiredTool(t *testing.T) {
 	t.Parallel()
 	f := runTSClient(t, serveEnv(t), "tasks", "--recipe", serveRecipe(t), "serve", "--agent", "researcher")
@@ -127,5 +130,16 @@ func TestTSClient_TaskRequiredTool(t *testing.T) {
 	}
 	if bytes.Contains(meta, []byte("related-task")) {
 		t.Errorf("the result names the upstream's task: %s", meta)
+	}
+	// The task's request for input reaches a client that can answer it.
+	var asked []string
+	var clarified tsCall
+	f.get(t, "asked", &asked)
+	f.get(t, "clarified", &clarified)
+	if len(asked) != 1 || !strings.Contains(asked[0], `"python" could have multiple interpretations`) {
+		t.Errorf("requests for input = %q", asked)
+	}
+	if clarified != (tsCall{Text: "# Research Report: python (snake)"}) {
+		t.Errorf("clarified call = %+v", clarified)
 	}
 }
