@@ -183,38 +183,6 @@ func TestCallTool_taskDeadlineCancels(t *testing.T) {
 	}
 }
 
-// A task that needs input gets it through tasks/result, answered by the
-// connection's rule: server-everything's form has no defaults, so it is
-// declined and the task goes on with its own fallback.
-func TestCallTool_taskInputRequiredEverything(t *testing.T) {
-	t.Parallel()
-	var asked []Elicitation
-	var mu sync.Mutex
-	u := connect(t, testenv.EverythingStdio(t), Options{OnElicitation: func(e Elicitation) {
-		mu.Lock()
-		asked = append(asked, e)
-		mu.Unlock()
-	}})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	st := newStatuses()
-	res, err := taskCall(ctx, u, "simulate-research-query", `{"topic":"python","ambiguous":true}`, st)
-	if err != nil {
-		t.Fatalf("CallTool: %v", err)
-	}
-	if got := text(t, res); !strings.Contains(got, "User declined - using default interpretation") {
-		t.Errorf("result = %.300q", got)
-	}
-	if !slices.ContainsFunc(st.messages(), func(m string) bool { return strings.HasPrefix(m, "input_required: ") }) {
-		t.Errorf("statuses %q lack input_required", st.messages())
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(asked) != 1 || asked[0].Action != "decline" {
-		t.Errorf("requests for input = %+v, want one, declined", asked)
-	}
-}
-
 func TestTask_interval(t *testing.T) {
 	ms := func(n float64) *float64 { return &n }
 	for _, tt := range []struct {
@@ -268,15 +236,33 @@ func TestTaskWatch_deliver(t *testing.T) {
 	w.deliver(note(map[string]any{"taskId": "t1", "status": "completed"}))
 }
 
-// The task and its request for input over streamable HTTP and SSE, where
-// the request comes on the stream of tasks/result's response.
-func TestCallTool_taskEverythingHTTP(t *testing.T) {
+// A task that needs input gets it through tasks/result (over HTTP, on the
+// stream of its response), answered by the connection's rule:
+// server-everything's form has no defaults, so it is declined and the
+// task goes on with its own fallback.
+func TestCallTool_taskInputRequiredEverything(t *testing.T) {
 	t.Parallel()
-	for _, kind := range []string{"streamableHttp", "sse"} {
-		t.Run(kind, func(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		ep   func(t testing.TB) manifests.Endpoint
+	}{
+		{"stdio", testenv.EverythingStdio},
+		{"streamableHttp", func(t testing.TB) manifests.Endpoint {
+			return manifests.Endpoint{ID: "everything", URL: testenv.EverythingHTTP(t, "streamableHttp"), Type: "http"}
+		}},
+		{"sse", func(t testing.TB) manifests.Endpoint {
+			return manifests.Endpoint{ID: "everything", URL: testenv.EverythingHTTP(t, "sse"), Type: "sse"}
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			typ := map[string]string{"streamableHttp": "http", "sse": "sse"}[kind]
-			u := connect(t, manifests.Endpoint{ID: "everything", URL: testenv.EverythingHTTP(t, kind), Type: typ}, Options{})
+			var asked []Elicitation
+			var mu sync.Mutex
+			u := connect(t, tt.ep(t), Options{OnElicitation: func(e Elicitation) {
+				mu.Lock()
+				asked = append(asked, e)
+				mu.Unlock()
+			}})
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			st := newStatuses()
@@ -285,7 +271,15 @@ func TestCallTool_taskEverythingHTTP(t *testing.T) {
 				t.Fatalf("CallTool: %v", err)
 			}
 			if got := text(t, res); !strings.Contains(got, "# Research Report: python (User declined - using default interpretation)") {
-				t.Errorf("result = %.300q; statuses %q", got, st.messages())
+				t.Errorf("result = %.300q", got)
+			}
+			if !slices.ContainsFunc(st.messages(), func(m string) bool { return strings.HasPrefix(m, "input_required: ") }) {
+				t.Errorf("statuses %q lack input_required", st.messages())
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(asked) != 1 || asked[0].Action != "decline" {
+				t.Errorf("requests for input = %+v, want one, declined", asked)
 			}
 		})
 	}
