@@ -390,3 +390,24 @@ func TestManager_LoginRefusesUntrusted(t *testing.T) {
 		t.Errorf("%d requests reached the untrusted endpoint's URL", n)
 	}
 }
+
+// A server that answers initialize without a login, or refuses it (the
+// 2026-07-28 revision), asks for a login with its scope from the next
+// request: the login asks for that scope rather than every scope the
+// metadata lists.
+func TestManager_LoginScopeOfFirstChallenge(t *testing.T) {
+	for name, opts := range map[string]authtest.Options{
+		"initialize open":    {OpenInitialize: true},
+		"initialize refused": {RefuseInitialize: true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			opts.ScopesSupported, opts.ChallengeScope = []string{"notes:profile"}, "notes:read"
+			srv := authtest.New(t, opts)
+			m := newManager(t)
+			login(t, m, endpoint(srv))
+			if st := srv.Stats(); st.LastScope != "notes:read offline_access" {
+				t.Errorf("scope = %q, want the challenge's notes:read (and offline_access)", st.LastScope)
+			}
+		})
+	}
+}

@@ -79,40 +79,108 @@ func (m *Manager) probeWith(ctx context.Context, ep manifests.Endpoint, sse bool
 			req.Header.Set("Accept", "text/event-stream")
 		}
 	} else {
-		body, _ := json.Marshal(map[string]any{
-			"jsonrpc": "2.0", "id": "mcp-auth-probe", "method": "initialize",
-			"params": map[string]any{
-				"protocolVersion": protocolVersion,
-				"capabilities":    map[string]any{},
-				"clientInfo":      map[string]string{"name": m.clientName(), "version": m.clientVersion()},
-			},
-		})
-		req, err = http.NewRequestWithContext(ctx, http.MethodPost, ep.URL, bytes.NewReader(body))
-		if err == nil {
-			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Accept", "application/json, text/event-stream")
-		}
+		req, err = m.rpcRequest(ctx, ep, "initialize", map[string]any{
+			"protocolVersion": protocolVersion,
+			"capabilities":    map[string]any{},
+			"clientInfo":      map[string]string{"name": m.clientName(), "version": m.clientVersion()},
+		}, "", "")
 	}
 	if err != nil {
 		return 0, nil, fmt.Errorf("server %s: %w", ep.ID, errors.New("its url cannot be requested"))
 	}
+	status, ch, sid, err := m.send(req, ep)
+	if err != nil || sse || ch != nil {
+		return status, ch, err
+	}
+	switch {
+	case status/100 == 2:
+		// A server may answer initialize without a login and ask for one
+		// from the first request that needs it, with the scope it wants:
+		// ask for its tools, as a client would next.
+		if sid != "" {
+			defer m.endSession(ctx, ep, sid)
+		}
+		if lch := m.listChallenge(ctx, ep, sid, protocolVersion); lch != nil {
+			return http.StatusUnauthorized, lch, nil
+		}
+	case status == http.StatusBadRequest || status == http.StatusNotFound || status == http.StatusMethodNotAllowed:
+		// A server of the 2026-07-28 revision refuses initialize; its
+		// requests stand alone.
+		if lch := m.listChallenge(ctx, ep, "", modernVersion); lch != nil {
+			return http.StatusUnauthorized, lch, nil
+		}
+	}
+	return status, ch, nil
+}
+
+// modernVersion is the protocol revision without initialize.
+const modernVersion = "2026-07-28"
+
+// listChallenge lists the tools of ep, in session sid (or none) at
+// protocol revision version, and returns the Bearer challenge of a 401 or
+// 403 answer, if any.
+func (m *Manager) listChallenge(ctx context.Context, ep manifests.Endpoint, sid, version string) *challenge {
+	params := map[string]any{}
+	if version == modernVersion {
+		params["_meta"] = map[string]any{
+			"io.modelcontextprotocol/protocolVersion":    version,
+			"io.modelcontextprotocol/clientCapabilities": map[string]any{},
+			"io.modelcontextprotocol/clientInfo":         map[string]string{"name": m.clientName(), "version": m.clientVersion()},
+		}
+	}
+	req, err := m.rpcRequest(ctx, ep, "tools/list", params, sid, version)
+	if err != nil {
+		return nil
+	}
+	if version == modernVersion {
+		req.Header.Set("Mcp-Method", "tools/list")
+	}
+	status, ch, _, err := m.send(req, ep)
+	if err != nil || (status != http.StatusUnauthorized && status != http.StatusForbidden) {
+		return nil
+	}
+	return ch
+}
+
+// rpcRequest is a JSON-RPC request of the probe to ep, in the session sid
+// and with the MCP-Protocol-Version header version when they are not
+// empty.
+func (m *Manager) rpcRequest(ctx context.Context, ep manifests.Endpoint, method string, params any, sid, version string) (*http.Request, error) {
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": "mcp-auth-probe", "method": method, "params": params})
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, ep.URL, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if sid != "" {
+		req.Header.Set("Mcp-Session-Id", sid)
+	}
+	if version != "" {
+		req.Header.Set("MCP-Protocol-Version", version)
+	}
+	return req, nil
+}
+
+// send sends a request of the probe with ep's headers and returns its
+// status, its Bearer challenge and the session it opened.
+func (m *Manager) send(req *http.Request, ep manifests.Endpoint) (status int, ch *challenge, sid string, err error) {
 	for k, v := range ep.Headers {
 		req.Header.Set(k, v)
 	}
 	resp, err := httpClient.Do(req)
 	if err != nil {
-		return 0, nil, fmt.Errorf("server %s cannot be reached: %s", ep.ID, describe(err))
+		return 0, nil, "", fmt.Errorf("server %s cannot be reached: %s", ep.ID, describe(err))
 	}
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	resp.Body.Close()
-	if sid := resp.Header.Get("Mcp-Session-Id"); sid != "" && resp.StatusCode/100 == 2 {
-		m.endSession(ctx, ep, sid)
+	if resp.StatusCode/100 == 2 {
+		sid = resp.Header.Get("Mcp-Session-Id")
 	}
-	var ch *challenge
 	if c, ok := bearerChallenge(resp.Header); ok {
 		ch = &c
 	}
-	return resp.StatusCode, ch, nil
+	return resp.StatusCode, ch, sid, nil
 }
 
 // endSession ends the session the probe opened on a stateful server.

@@ -66,6 +66,16 @@ type Options struct {
 	// request's Authorization header and form. Secrets it issues then end
 	// in "+/=", which a form or a URL escapes.
 	Echo bool
+	// OpenInitialize lets initialize and notifications through without a
+	// token, as some servers do: the first request that needs a login is
+	// the next one.
+	OpenInitialize bool
+	// RefuseInitialize answers initialize with 400, as a server of the
+	// 2026-07-28 revision only does.
+	RefuseInitialize bool
+	// ChallengeScope is the scope the 401 challenge asks for (none when
+	// empty).
+	ChallengeScope string
 }
 
 // Stats count what the authorization server was asked.
@@ -247,6 +257,17 @@ func (s *Server) protect(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		prm := strings.TrimSuffix(s.MCPURL, "/mcp") + "/.well-known/oauth-protected-resource/mcp"
 		challenge := `Bearer resource_metadata="` + prm + `"`
+		if s.opts.ChallengeScope != "" {
+			challenge += `, scope="` + s.opts.ChallengeScope + `"`
+		}
+		if s.opts.RefuseInitialize && isInitialize(r) {
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "unsupported protocol version"})
+			return
+		}
+		if s.opts.OpenInitialize && opensSession(r) {
+			next.ServeHTTP(w, r)
+			return
+		}
 		tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 		s.mu.Lock()
 		g := s.access[tok]
@@ -282,6 +303,28 @@ func (s *Server) protect(next http.Handler) http.Handler {
 		ctx = context.WithValue(ctx, authorizationKey{}, r.Header.Get("Authorization"))
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
+}
+
+// opensSession says r is an initialize request or a notification.
+func opensSession(r *http.Request) bool {
+	m := rpcMethod(r)
+	return m == "initialize" || strings.HasPrefix(m, "notifications/")
+}
+
+func isInitialize(r *http.Request) bool { return rpcMethod(r) == "initialize" }
+
+// rpcMethod is the method of the JSON-RPC message r posts ("" if none).
+func rpcMethod(r *http.Request) string {
+	if r.Method != http.MethodPost {
+		return ""
+	}
+	body, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	var msg struct {
+		Method string `json:"method"`
+	}
+	_ = json.Unmarshal(body, &msg)
+	return msg.Method
 }
 
 func (s *Server) asHandler() http.Handler {
