@@ -33,3 +33,13 @@ func OpenBrowser(u string) error {
 	defer cancel()
 	return exec.CommandContext(ctx, name, args...).Run()
 }
+
+// CanOpenBrowser says whether OpenBrowser has a desktop to open a
+// browser on.
+func CanOpenBrowser() bool {
+	switch runtime.GOOS {
+	case "darwin", "windows":
+		return true
+	}
+	return os.Getenv("DISPLAY") != "" || os.Getenv("WAYLAND_DISPLAY") != ""
+}

@@ -40,7 +40,7 @@ func (c *callCmd) Run(a *app) error {
 	if err != nil {
 		return err
 	}
-	return a.withBackend(func(ctx context.Context, b mux.Backend) error {
+	invoke := func(ctx context.Context, b mux.Backend) error {
 		if c.Verbose {
 			ctx = a.showLogs(ctx)
 		}
@@ -56,7 +56,17 @@ func (c *callCmd) Run(a *app) error {
 			return &toolError{target: target}
 		}
 		return nil
-	})
+	}
+	err = a.withBackend(invoke)
+	// A server that asks for a wider scope gets it, the way `mcp auth
+	// login` would, and the call is made once more.
+	if lr := a.stepUpFor(err); lr != nil {
+		if err := a.stepUp(lr); err != nil {
+			return err
+		}
+		err = a.withBackend(invoke)
+	}
+	return err
 }
 
 // base reads --args: inline JSON, @FILE, or - for stdin.

@@ -14,12 +14,7 @@ func (a *app) progress() bool {
 	if a.globals == nil || a.globals.JSON || os.Getenv("NO_COLOR") != "" {
 		return false
 	}
-	f, ok := a.errOut.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return a.stderrIsTerminal()
 }
 
 // progressDelay is how long a cold connect may take before it is shown.
