@@ -411,3 +411,51 @@ func TestManager_LoginScopeOfFirstChallenge(t *testing.T) {
 		})
 	}
 }
+
+// A server that moves to another authorization server (SEP-2352): the
+// stored login is not refreshed with the old one, and the next login
+// registers a client with the new one rather than reusing the old
+// client.
+func TestRoundTripper_AuthorizationServerMoves(t *testing.T) {
+	for _, auto := range []bool{false, true} {
+		t.Run(map[bool]string{false: "needs a person", true: "auto follow"}[auto], func(t *testing.T) {
+			srv, next := authtest.New(t, authtest.Options{}), authtest.New(t, authtest.Options{})
+			m := newManager(t)
+			m.AutoFollow = auto
+			ep := endpoint(srv)
+			old := login(t, m, ep)
+			if _, err := call(t, m, ep, "whoami"); err != nil {
+				t.Fatalf("call before the move: %v", err)
+			}
+			srv.MoveTo(next)
+			got, err := call(t, m, ep, "whoami")
+			if !auto {
+				var lr *LoginRequiredError
+				if !errors.As(err, &lr) || !strings.Contains(lr.Reason, next.Issuer) {
+					t.Fatalf("err = %v, want a LoginRequiredError naming %s", err, next.Issuer)
+				}
+				login(t, m, ep)
+				got, err = call(t, m, ep, "whoami")
+			}
+			if err != nil {
+				t.Fatalf("call after the move: %v", err)
+			}
+			if st := srv.Stats(); st.Refreshes != 0 {
+				t.Errorf("the old authorization server was asked for %d refreshes", st.Refreshes)
+			}
+			// Both servers number their clients alike: what shows the old
+			// client is not reused is the new registration.
+			st := next.Stats()
+			if st.Registrations != 1 || !strings.Contains(got, "client "+st.LastClientID) {
+				t.Errorf("new authorization server: %+v; whoami = %q", st, got)
+			}
+			if old.Client.Issuer != srv.Issuer {
+				t.Errorf("the first login's client belongs to %q, want %s", old.Client.Issuer, srv.Issuer)
+			}
+			rec, _ := m.Store.Get(ep.ID, ep.URL)
+			if rec == nil || rec.Issuer != next.Issuer || rec.Client.Issuer != next.Issuer {
+				t.Errorf("stored record = %+v, want one of %s", rec, next.Issuer)
+			}
+		})
+	}
+}

@@ -213,16 +213,7 @@ func (m *Manager) discover(ctx context.Context, ep manifests.Endpoint, status in
 	if ch != nil {
 		d.challenge = ch.scopes()
 	}
-	var candidates []string
-	if ch != nil && ch.params["resource_metadata"] != "" {
-		candidates = append(candidates, ch.params["resource_metadata"])
-	} else {
-		if p := strings.TrimSuffix(u.EscapedPath(), "/"); p != "" {
-			candidates = append(candidates, origin(u)+"/.well-known/oauth-protected-resource"+p)
-		}
-		candidates = append(candidates, origin(u)+"/.well-known/oauth-protected-resource")
-	}
-	for _, c := range candidates {
+	for _, c := range metadataCandidates(u, ch) {
 		var prm resourceMetadata
 		found, err := m.getJSON(ctx, c, &prm)
 		if err != nil {
@@ -281,6 +272,21 @@ func (m *Manager) discover(ctx context.Context, ep manifests.Endpoint, status in
 		return nil, fmt.Errorf("server %s: authorization server: %w", ep.ID, err)
 	}
 	return d, nil
+}
+
+// metadataCandidates are the URLs of the protected resource metadata of
+// the server at u, in the order to try them: the resource_metadata of its
+// challenge ch (if any), else the well-known URIs of RFC 9728, path-based
+// first.
+func metadataCandidates(u *url.URL, ch *challenge) []string {
+	if ch != nil && ch.params["resource_metadata"] != "" {
+		return []string{ch.params["resource_metadata"]}
+	}
+	var out []string
+	if p := strings.TrimSuffix(u.EscapedPath(), "/"); p != "" {
+		out = append(out, origin(u)+"/.well-known/oauth-protected-resource"+p)
+	}
+	return append(out, origin(u)+"/.well-known/oauth-protected-resource")
 }
 
 // serverMetadata fetches an authorization server's metadata from the

@@ -46,11 +46,12 @@ func (m *Manager) RoundTripper(ep manifests.Endpoint, base http.RoundTripper, se
 	if secrets == nil {
 		secrets = new(redact.Set)
 	}
-	return &transport{m: m, server: ep.ID, url: ep.URL, origin: origin(u), base: base, secrets: secrets}
+	return &transport{m: m, ep: ep, server: ep.ID, url: ep.URL, origin: origin(u), base: base, secrets: secrets}
 }
 
 type transport struct {
 	m       *Manager
+	ep      manifests.Endpoint
 	server  string
 	url     string
 	origin  string
@@ -107,10 +108,16 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			if refreshed {
 				return nil, t.loginRequired("the server refuses the stored token", nil)
 			}
+			refreshed = true
+			if issuer := t.movedTo(ctx, rec, ch); issuer != "" {
+				if rec, err = t.migrate(ctx, issuer); err != nil {
+					return nil, err
+				}
+				continue
+			}
 			if rec, err = t.refresh(ctx, rec); err != nil {
 				return nil, err
 			}
-			refreshed = true
 		case resp.StatusCode == http.StatusForbidden && bearer && ch.params["error"] == "insufficient_scope" && hasToken(rec):
 			discard(resp)
 			asked := strings.Join(ch.scopes(), " ")

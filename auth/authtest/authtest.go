@@ -122,6 +122,8 @@ type Server struct {
 	stats   Stats
 
 	failLists, failRefresh bool
+	moved                  *Server  // see MoveTo
+	adopted                []string // MCP endpoints moved here
 }
 
 type client struct {
@@ -241,7 +243,7 @@ func (s *Server) mcpHandler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/.well-known/oauth-protected-resource/mcp", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]any{
-			"resource": s.MCPURL, "authorization_servers": []string{s.Issuer},
+			"resource": s.MCPURL, "authorization_servers": []string{s.issuer()},
 			"scopes_supported": s.opts.ScopesSupported,
 		})
 	})
@@ -269,9 +271,7 @@ func (s *Server) protect(next http.Handler) http.Handler {
 			return
 		}
 		tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		s.mu.Lock()
-		g := s.access[tok]
-		s.mu.Unlock()
+		g := s.grant(tok)
 		if !ok || g == nil || time.Now().After(g.expires) || g.resource != s.MCPURL {
 			if ok {
 				challenge += `, error="invalid_token"`
@@ -417,7 +417,7 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 	}
 	back := *redirect
 	v := back.Query()
-	if q.Get("resource") != s.MCPURL {
+	if !s.servesLocked(q.Get("resource")) {
 		v.Set("error", "invalid_target")
 	} else {
 		code := s.issue("code")
