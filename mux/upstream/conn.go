@@ -434,7 +434,7 @@ func (u *conn) CallTool(ctx context.Context, name string, args json.RawMessage) 
 	if u.asTask(ctx) {
 		return u.callTask(ctx, name, params)
 	}
-	raw, err := u.request(ctx, "tools/call", params)
+	raw, err := u.requestRounds(ctx, "tools/call", params)
 	if err != nil {
 		return nil, err
 	}
