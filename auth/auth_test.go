@@ -459,3 +459,31 @@ func TestRoundTripper_AuthorizationServerMoves(t *testing.T) {
 		})
 	}
 }
+
+// A configured client was used with one authorization server; when the
+// server moves to another, the client and its secret are not presented
+// there: the login says what to do instead.
+func TestManager_LoginMovedConfiguredClient(t *testing.T) {
+	secret := authtest.Marker + "-configured-secret"
+	clients := map[string]string{"pre": secret}
+	srv := authtest.New(t, authtest.Options{NoRegistration: true, Clients: clients})
+	next := authtest.New(t, authtest.Options{NoRegistration: true, Clients: clients})
+	m := newManager(t)
+	ep := endpoint(srv)
+	ep.OAuth = &manifests.OAuth{ClientID: "pre", ClientSecret: secret}
+	login(t, m, ep)
+	srv.MoveTo(next)
+	_, err := m.Login(context.Background(), ep, LoginOptions{Follow: true, Wait: 10 * time.Second})
+	var mc *MovedClientError
+	if !errors.As(err, &mc) || !strings.Contains(err.Error(), next.Issuer) || strings.Contains(err.Error(), secret) {
+		t.Fatalf("err = %v, want a MovedClientError naming %s", err, next.Issuer)
+	}
+	if st := next.Stats(); st.Authorizations != 0 || st.CodeExchanges != 0 {
+		t.Errorf("the new authorization server saw the configured client: %+v", st)
+	}
+	// Once the old login is forgotten, the person's choice stands.
+	if _, err := m.Store.Delete(ep.ID); err != nil {
+		t.Fatal(err)
+	}
+	login(t, m, ep)
+}

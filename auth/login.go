@@ -90,6 +90,9 @@ func (m *Manager) login(ctx context.Context, ep manifests.Endpoint, opts LoginOp
 	if err != nil {
 		return nil, err
 	}
+	if err := checkMovedClient(ep, d, prev); err != nil {
+		return nil, err
+	}
 	want := ""
 	switch {
 	case ep.OAuth != nil && ep.OAuth.RedirectURI != "":

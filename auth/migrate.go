@@ -2,8 +2,12 @@ package auth
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/mcpsh/mcp/internal/exit"
+	"github.com/mcpsh/mcp/manifests"
 )
 
 // movedTo returns the authorization server the protected resource's
@@ -63,4 +67,38 @@ func (t *transport) migrate(ctx context.Context, issuer string) (*Record, error)
 		return nil, t.secrets.Error(err)
 	}
 	return rec, nil
+}
+
+// MovedClientError says a server moved to another authorization server
+// than the one its configured client was used with: the client, and its
+// secret, are not presented to the new one.
+type MovedClientError struct {
+	Server, Issuer, Previous, ClientID string
+}
+
+func (e *MovedClientError) ExitCode() int { return exit.Config }
+
+func (e *MovedClientError) Error() string {
+	return fmt.Sprintf("server %s now uses the authorization server %s, and its configured client %s was used with %s: register a client with %s and set oauth.clientId (and clientSecret), or, if the client is that server's too, run `mcp auth logout %s` and log in again",
+		e.Server, e.Issuer, clean(e.ClientID, 100), e.Previous, e.Issuer, e.Server)
+}
+
+// Summary says the cause in a few words.
+func (e *MovedClientError) Summary() string {
+	return "moved to another authorization server than its configured client's"
+}
+
+// checkMovedClient refuses to present the configured client of ep to the
+// authorization server of d when the last login went through another one
+// with the same client. A client id metadata document is anyone's to
+// present.
+func checkMovedClient(ep manifests.Endpoint, d *discovery, prev *Record) error {
+	if prev == nil || prev.Issuer == "" || d.as.Issuer == "" || sameIssuer(prev.Issuer, d.as.Issuer) {
+		return nil
+	}
+	o := ep.OAuth
+	if o == nil || o.ClientID == "" || isMetadataDocumentURL(o.ClientID) || prev.Client.Source != ClientConfigured || prev.Client.ID != o.ClientID {
+		return nil
+	}
+	return &MovedClientError{Server: ep.ID, Issuer: d.as.Issuer, Previous: prev.Issuer, ClientID: o.ClientID}
 }
