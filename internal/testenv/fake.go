@@ -97,6 +97,9 @@ func runFake(mode string) int {
 	if has(ModeTasks) {
 		addTaskTools(s)
 	}
+	if has(ModeMeta) {
+		AddMetaTools(s)
+	}
 	stdio := server.NewStdioServer(s)
 	server.WithWorkerPoolSize(50)(stdio)
 	ctx := context.WithValue(context.Background(), stdioKey{}, true)

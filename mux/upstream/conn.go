@@ -100,6 +100,7 @@ type conn struct {
 	dead      chan struct{} // closed once the connection cannot be used
 	deadErr   error
 	onChanged []func()
+	progress  map[string]*progressSink // by progress token, while its call runs
 	changed   chan struct{}
 	tasks     taskWatch // calls following a task
 	closeOnce sync.Once
@@ -238,6 +239,8 @@ func (u *conn) onNotification(n mcp.JSONRPCNotification) {
 		}
 	case mcp.MethodNotificationTasksStatus:
 		u.tasks.deliver(n)
+	case string(mcp.MethodNotificationProgress):
+		u.onProgress(n)
 	case "notifications/message":
 		u.onLog(n.Params)
 	}
@@ -418,6 +421,7 @@ func (u *conn) ListTools(ctx context.Context) ([]catalog.Tool, error) {
 // result with isError is a successful call; a JSON-RPC error is *RPCError.
 // A tool that requires a task (WithTaskSupport) is called as one and
 // followed to its end; see callTask.
+// The call's hooks (HooksOf(ctx)) give its _meta and receive its progress.
 func (u *conn) CallTool(ctx context.Context, name string, args json.RawMessage) (*catalog.Result, error) {
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
@@ -431,6 +435,11 @@ func (u *conn) CallTool(ctx context.Context, name string, args json.RawMessage) 
 		defer u.sinks.listen(onLog)()
 	}
 	params := map[string]any{"name": name, "arguments": args}
+	meta, stop := u.callMeta(HooksOf(ctx))
+	defer stop()
+	if meta != nil {
+		params["_meta"] = meta
+	}
 	if u.asTask(ctx) {
 		return u.callTask(ctx, name, params)
 	}
