@@ -16,6 +16,7 @@ import (
 func (c *Client) do(ctx context.Context, req *request, r *response) error {
 	req.V, req.Env, req.Session = wireVersion, c.env, c.session
 	req.Logs = upstream.HooksOf(ctx).OnLog != nil
+	req.Progress = upstream.HooksOf(ctx).OnProgress != nil
 	if err := c.exchange(ctx, req, r); err != nil {
 		return err
 	}
@@ -94,7 +95,8 @@ func (c *Client) exchange(ctx context.Context, req *request, r *response) error 
 }
 
 // read decodes responses until the final one, telling OnConnecting's
-// function of the servers the request waits for.
+// function of the servers the request waits for, and the call's
+// OnProgress (its hooks) of each progress report.
 func (c *Client) read(ctx context.Context, conn net.Conn, r *response) error {
 	dec := json.NewDecoder(conn)
 	waiting := map[string]func(){}
@@ -112,6 +114,10 @@ func (c *Client) read(ctx context.Context, conn net.Conn, r *response) error {
 		case r.Connecting != "":
 			if c.connecting != nil && waiting[r.Connecting] == nil {
 				waiting[r.Connecting] = c.connecting(r.Connecting)
+			}
+		case r.Progress != nil:
+			if on := upstream.HooksOf(ctx).OnProgress; on != nil {
+				on(*r.Progress)
 			}
 		case r.Connected != "":
 			if done := waiting[r.Connected]; done != nil {

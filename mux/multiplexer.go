@@ -389,6 +389,7 @@ func (d *Multiplexer) handle(ctx context.Context, conn net.Conn, guest bool) {
 	if req.Logs {
 		ctx = logsTo(ctx, write)
 	}
+	ctx = withProgressOf(ctx, &req, write)
 	write(d.serve(ctx, &req, guest))
 }
 

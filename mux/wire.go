@@ -35,14 +35,18 @@ type request struct {
 	// Logs asks for the called server's log messages, as log objects
 	// before the response (call, invoke).
 	Logs bool `json:"logs,omitempty"`
+	// Progress asks for the progress of the request's tool call, as
+	// progress objects before the final response.
+	Progress bool `json:"progress,omitempty"`
 }
 
 // response is the last JSON object the multiplexer writes for a request.
-// Before it, it may write progress objects that only carry Connecting or
-// Connected, and log objects that only carry Log.
+// Before it, it may write progress objects that only carry Connecting,
+// Connected or Progress, and log objects that only carry Log.
 type response struct {
-	Connecting string `json:"connecting,omitempty"`
-	Connected  string `json:"connected,omitempty"`
+	Connecting string             `json:"connecting,omitempty"`
+	Connected  string             `json:"connected,omitempty"`
+	Progress   *upstream.Progress `json:"progress,omitempty"`
 
 	// Log is one log message of the called server (Logs).
 	Log *upstream.LogMessage `json:"log,omitempty"`
