@@ -10,6 +10,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/mcpsh/mcp/internal/idle"
 	"github.com/mcpsh/mcp/internal/session"
 	"github.com/mcpsh/mcp/internal/termsafe"
 	"github.com/mcpsh/mcp/manifests"
@@ -34,6 +35,9 @@ type app struct {
 	session          bool
 
 	warnMu sync.Mutex
+
+	lineOnce sync.Once
+	line     *statusLine // the progress line; nil when none is shown
 }
 
 func (a *app) inSession() bool { return a.session }
@@ -48,10 +52,15 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 func (a *app) warn(format string, args ...any) {
 	a.warnMu.Lock()
 	defer a.warnMu.Unlock()
+	if a.globals != nil {
+		a.progressLine().clear(nil)
+	}
 	fmt.Fprintf(a.stderr, "mcp: warning: "+format+"\n", args...)
 }
 
-// context is cancelled by Ctrl-C or SIGTERM and after --timeout.
+// context is cancelled by Ctrl-C or SIGTERM and after --timeout of
+// silence: each progress report of a call (callProgress) restarts the
+// clock.
 func (a *app) context() (context.Context, context.CancelFunc) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	if a.progress() {
@@ -60,8 +69,8 @@ func (a *app) context() (context.Context, context.CancelFunc) {
 	if a.globals.Timeout <= 0 {
 		return ctx, stop
 	}
-	ctx, cancel := context.WithTimeout(ctx, a.globals.Timeout)
-	return ctx, func() { cancel(); stop() }
+	ctx, touch, cancel := idle.WithTimeout(ctx, a.globals.Timeout)
+	return context.WithValue(ctx, touchKey{}, touch), func() { cancel(); stop() }
 }
 
 // locate finds the recipe for a host command: --recipe, else the nearest

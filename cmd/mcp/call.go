@@ -44,7 +44,9 @@ func (c *callCmd) Run(a *app) error {
 		if c.Verbose {
 			ctx = a.showLogs(ctx)
 		}
+		ctx, done := a.callProgress(ctx, c.Target)
 		out, err := b.Invoke(ctx, server, tool, mux.Args{Base: base, Pairs: c.Pairs, AllowUnknown: c.AllowUnknown})
+		done()
 		if err != nil {
 			return err
 		}

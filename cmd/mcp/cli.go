@@ -17,7 +17,7 @@ import (
 // Globals are the flags every verb takes.
 type Globals struct {
 	JSON      bool          `help:"Print machine-readable JSON on stdout."`
-	Timeout   time.Duration `default:"60s" help:"Give up on an upstream request after this long (cancels it upstream)."`
+	Timeout   time.Duration `default:"60s" help:"Give up on an upstream request after this long without a word from it: each progress report restarts the clock (cancels it upstream)."`
 	MaxOutput output.Size   `name:"max-output" default:"50KB" help:"Cut text output longer than this and save the whole of it to a file."`
 }
 

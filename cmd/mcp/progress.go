@@ -1,10 +1,17 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"strconv"
 	"sync"
 	"time"
+	"unicode/utf8"
+
+	"github.com/mcpsh/mcp/internal/clip"
+	"github.com/mcpsh/mcp/internal/termsafe"
+	"github.com/mcpsh/mcp/mux/upstream"
 )
 
 // progress says whether to tell a person at a terminal that a server is
@@ -42,4 +49,105 @@ func (a *app) connecting(server string) (done func()) {
 			fmt.Fprint(a.errOut, "\r\x1b[K")
 		}
 	}
+}
+
+// touchKey marks the function that restarts --timeout's clock in the
+// command's context.
+type touchKey struct{}
+
+// callProgress is ctx for one tool call of target (SERVER.TOOL): it asks
+// the server for progress, and each report restarts --timeout's clock and,
+// on a terminal, shows on the progress line. done clears the line; call it
+// before anything is printed of the call.
+func (a *app) callProgress(ctx context.Context, target string) (_ context.Context, done func()) {
+	touch, _ := ctx.Value(touchKey{}).(func())
+	line := a.progressLine()
+	owner := new(int)
+	h := *upstream.HooksOf(ctx)
+	h.OnProgress = func(p upstream.Progress) {
+		if touch != nil {
+			touch()
+		}
+		line.show(owner, target, p)
+	}
+	return upstream.WithCallHooks(ctx, &h), func() { line.clear(owner) }
+}
+
+// progressLine is the one stderr line that shows the latest progress of a
+// call, overwritten in place; nil (showing nothing) when progress is not
+// shown.
+func (a *app) progressLine() *statusLine {
+	a.lineOnce.Do(func() {
+		if f, ok := a.errOut.(*os.File); ok && a.progress() {
+			a.line = &statusLine{f: f}
+		}
+	})
+	return a.line
+}
+
+// fixedWidth is the width of a line when the terminal does not say its own.
+const fixedWidth = 80
+
+// statusLine is a line of the terminal that says what a call is doing. It
+// is owned by the call that wrote it last: only that call's end clears it.
+type statusLine struct {
+	f     *os.File
+	mu    sync.Mutex
+	owner *int
+}
+
+func (l *statusLine) show(owner *int, target string, p upstream.Progress) {
+	if l == nil {
+		return
+	}
+	width := termWidth(l.f)
+	if width <= 0 {
+		width = fixedWidth
+	}
+	text := progressText(target, p, width-1) // the last column would wrap
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.owner = owner
+	fmt.Fprint(l.f, "\r\x1b[K"+text)
+}
+
+// clear erases the line if owner wrote it last; nil clears it whoever did.
+func (l *statusLine) clear(owner *int) {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.owner != nil && (owner == nil || owner == l.owner) {
+		fmt.Fprint(l.f, "\r\x1b[K")
+		l.owner = nil
+	}
+}
+
+// progressText is "mcp: SERVER.TOOL: MESSAGE (N of TOTAL)" in at most
+// width columns. What the server said is made safe for the terminal and
+// put on one line; a character other than ASCII counts two columns, so
+// that wide ones cannot make the line wrap.
+func progressText(target string, p upstream.Progress, width int) string {
+	count := strconv.FormatFloat(p.Progress, 'f', -1, 64)
+	if p.Total > 0 {
+		count += " of " + strconv.FormatFloat(p.Total, 'f', -1, 64)
+	}
+	text := "mcp: " + target + ": " + count
+	if msg := clip.Line(p.Message); msg != "" {
+		text = "mcp: " + target + ": " + msg + " (" + count + ")"
+	}
+	text = termsafe.String(text)
+	cols := 0
+	for i, r := range text {
+		w := 1
+		if r >= utf8.RuneSelf {
+			w = 2
+		}
+		if cols+w > width {
+			return text[:i]
+		}
+		cols += w
+	}
+	return text
 }

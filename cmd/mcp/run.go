@@ -33,15 +33,21 @@ func (c *runCmd) Run(a *app) error {
 		if err != nil {
 			return err
 		}
+		timeout := a.globals.Timeout
+		if timeout > 0 {
+			// The command's context is the limit: a silence that each
+			// progress report of a call restarts.
+			timeout = -1
+		}
 		val, err := script.Run(ctx, host, name, src, script.Limits{
-			Timeout:   a.globals.Timeout,
+			Timeout:   timeout,
 			MaxCalls:  c.MaxCalls,
 			MaxOutput: int(a.globals.MaxOutput),
 		}, a.stderr)
 		var limit *script.LimitError
 		if errors.As(err, &limit) && limit.Kind == "timeout" && a.globals.Timeout > 0 {
-			// --timeout bounds the whole command, which started a moment
-			// before the program: the limit is the one the user gave.
+			// --timeout bounds the command's silences, not the program's
+			// own clock: the limit is the one the user gave.
 			limit.Limit = int64(a.globals.Timeout)
 		}
 		if err != nil {
@@ -145,6 +151,8 @@ func (h *runHost) Call(ctx context.Context, server, tool string, args json.RawMe
 			}
 		}
 	}
+	ctx, done := h.a.callProgress(ctx, server+"."+tool)
+	defer done()
 	return h.b.Call(ctx, server, tool, args)
 }
 

@@ -37,6 +37,9 @@ func (s *Writer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// String is s with the escapes above.
+func String(s string) string { return string(escaped([]byte(s))) }
+
 // escaped is p with the escapes above: p itself when it needs none.
 func escaped(p []byte) []byte {
 	i := firstUnsafe(p)

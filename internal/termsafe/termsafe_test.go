@@ -77,3 +77,9 @@ func FuzzEscaped(f *testing.F) {
 
 // str is escaped for strings.
 func str(s string) string { return string(escaped([]byte(s))) }
+
+func TestString(t *testing.T) {
+	if got := String("step\x1b]0;x\x07 \u202edone"); got != `step\x1b]0;x\x07 \u202edone` {
+		t.Errorf("String = %q", got)
+	}
+}

@@ -1,0 +1,67 @@
+// Package idle is a context that ends after a silence: a time limit that
+// each sign of life restarts. It is how --timeout bounds a call that
+// reports progress: the longest silence, not the whole call.
+package idle
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// WithTimeout returns a context that ends with context.DeadlineExceeded
+// once limit has passed since it was made or touch was last called, or as
+// parent ends. cancel releases it. The context has no Deadline: the
+// moment moves.
+func WithTimeout(parent context.Context, limit time.Duration) (ctx context.Context, touch func(), cancel context.CancelFunc) {
+	c := &idleCtx{parent: parent, limit: limit, done: make(chan struct{})}
+	// end waits for the set-up: the parent may have ended already.
+	c.mu.Lock()
+	c.timer = time.AfterFunc(limit, func() { c.end(context.DeadlineExceeded) })
+	c.stopParent = context.AfterFunc(parent, func() { c.end(parent.Err()) })
+	c.mu.Unlock()
+	return c, c.touch, func() { c.end(context.Canceled) }
+}
+
+// idleCtx has a Done channel of its own, so that the contexts made from
+// it are not joined to parent's and see its own Err.
+type idleCtx struct {
+	parent     context.Context
+	limit      time.Duration
+	done       chan struct{}
+	timer      *time.Timer
+	stopParent func() bool
+
+	mu  sync.Mutex // guards err, and the set-up of timer and stopParent
+	err error
+}
+
+func (c *idleCtx) Deadline() (time.Time, bool) { return time.Time{}, false }
+func (c *idleCtx) Done() <-chan struct{}       { return c.done }
+func (c *idleCtx) Value(key any) any           { return c.parent.Value(key) }
+
+func (c *idleCtx) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+func (c *idleCtx) touch() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err == nil {
+		c.timer.Reset(c.limit)
+	}
+}
+
+func (c *idleCtx) end(err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err != nil {
+		return
+	}
+	c.err = err
+	c.timer.Stop()
+	c.stopParent()
+	close(c.done)
+}
