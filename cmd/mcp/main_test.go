@@ -285,6 +285,9 @@ func fakeServer() {
 				return mcp.NewToolResultText("new tool"), nil
 			})
 	}
+	if os.Getenv("FAKE_META") == "1" {
+		testenv.AddMetaTools(s)
+	}
 	if os.Getenv("FAKE_HOSTILE") == "1" {
 		addHostileTools(s)
 	}

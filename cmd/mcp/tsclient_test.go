@@ -143,3 +143,81 @@ func TestTSClient_TaskRequiredTool(t *testing.T) {
 		t.Errorf("clarified call = %+v", clarified)
 	}
 }
+
+// progressRecipe is a recipe whose agent "progress" is in tools mode with
+// everything's trigger-long-running-operation and the fake server's meta
+// (FAKE_META) at the start; it is trusted in env.
+func progressRecipe(t *testing.T, env []string) string {
+	t.Helper()
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"package.json": `{"name": "progress", "pi": {"mcp": {"manifests": ["mcp.json"], "servers": [
+  {"id": "everything", "tools": {"include": ["*"]}}, {"id": "fake", "tools": {"include": ["*"]}}]}}}`,
+		"mcp.json": `{"mcpServers": {
+  "everything": {"command": "${NODE}", "args": ["${EVERYTHING_JS}", "stdio"]},
+  "fake": {"command": "fake-server", "env": {"FAKE_META": "1"}}}}`,
+		"agents/progress.yaml": "mcp:\n  mode: tools\n  servers:\n    everything:\n      include: [trigger-long-running-operation]\n    fake:\n      include: [meta]\n",
+	})
+	if code, _, stderr := runMCP(t, env, "trust", dir); code != 0 {
+		t.Fatalf("mcp trust: exit %d: %s", code, stderr)
+	}
+	return dir
+}
+
+type tsProgress struct {
+	Progress float64 `json:"progress"`
+	Total    float64 `json:"total"`
+}
+
+type tsOutcome struct {
+	tsCall
+	Thrown string `json:"thrown"`
+}
+
+// TestTSClient_Progress: a client's progressToken and other _meta keys go
+// upstream through mcp serve, progress comes back under the client's
+// token, and both the client's timeout (resetTimeoutOnProgress) and
+// serve's --timeout are reset by it; a silence longer than --timeout is a
+// timeout.
+func TestTSClient_Progress(t *testing.T) {
+	t.Parallel()
+	env := serveEnv(t)
+	recipe := progressRecipe(t, env)
+	f := runTSClient(t, env, "progress", "--recipe", recipe, "--timeout", "2s", "serve", "--agent", "progress")
+	var withProgress, resetting, silent, meta tsOutcome
+	var reports []tsProgress
+	var resets int
+	f.get(t, "withProgress", &withProgress)
+	f.get(t, "reports", &reports)
+	f.get(t, "resetting", &resetting)
+	f.get(t, "resets", &resets)
+	f.get(t, "silent", &silent)
+	f.get(t, "meta", &meta)
+	done := "Long running operation completed"
+	if !strings.HasPrefix(withProgress.Text, done) || withProgress.IsError {
+		t.Errorf("call with onprogress = %+v", withProgress)
+	}
+	// The SDK handles a notification a moment after the response it came
+	// with, so the last report, sent just before the result, may find the
+	// call over: every report but the last must arrive.
+	want := []tsProgress{{1, 4}, {2, 4}, {3, 4}, {4, 4}}
+	if len(reports) < len(want)-1 || !slices.Equal(reports, want[:len(reports)]) {
+		t.Errorf("progress = %v, want %v", reports, want)
+	}
+	if !strings.HasPrefix(resetting.Text, done) || resetting.IsError || resets < 7 {
+		t.Errorf("4s call under a 2s timeout reset by progress = %+v after %d reports", resetting, resets)
+	}
+	if want := "everything__trigger_long_running_operation timed out after 2s: server everything did not answer in time"; silent.Text != want || !silent.IsError {
+		t.Errorf("3s of silence under serve --timeout 2s = %+v, want the tool error %q", silent, want)
+	}
+	var sent map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(meta.Text), &sent); err != nil {
+		t.Fatalf("fake__meta = %+v: %v", meta, err)
+	}
+	if got := string(sent["com.example/trace"]); got != `{"id":7}` {
+		t.Errorf("_meta upstream = %s, want com.example/trace as the client sent it", meta.Text)
+	}
+	if _, ok := sent["progressToken"]; ok {
+		t.Errorf("_meta upstream = %s: a progress token the client did not ask for", meta.Text)
+	}
+}

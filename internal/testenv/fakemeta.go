@@ -17,7 +17,7 @@ const ModeMeta = "meta"
 // with the _meta it received, as JSON text; "progress" reports steps
 // (default 3) steps, ms (default 50) milliseconds apart, each with the
 // message "step N", to the progress token it was given, then answers
-// "done" after quiet_ms more.
+// "done" after quiet_ms (default 50) more.
 func AddMetaTools(s *server.MCPServer) {
 	s.AddTool(mcp.NewTool("meta"), func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		b, err := json.Marshal(r.Params.Meta)
@@ -47,7 +47,9 @@ func AddMetaTools(s *server.MCPServer) {
 					return nil, err
 				}
 			}
-			if err := sleepCtx(ctx, time.Duration(r.GetInt("quiet_ms", 0))*time.Millisecond); err != nil {
+			// mcp-go writes notifications from a goroutine of their own:
+			// without a pause the answer may overtake the last report.
+			if err := sleepCtx(ctx, time.Duration(r.GetInt("quiet_ms", 50))*time.Millisecond); err != nil {
 				return nil, err
 			}
 			return mcp.NewToolResultText("done"), nil

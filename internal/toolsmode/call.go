@@ -178,10 +178,8 @@ func (s *Server) proxy(e *entry) mcp.ToolHandler {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
 		defer context.AfterFunc(s.life, cancel)()
-		if s.opts.CallTimeout > 0 {
-			ctx, cancel = context.WithTimeout(ctx, s.opts.CallTimeout)
-			defer cancel()
-		}
+		ctx, release := s.withCallHooks(ctx, req)
+		defer release()
 		res, err := s.eng.Call(ctx, e.tool.Server, e.tool.Name, args)
 		if err != nil {
 			return s.callError(e, err), nil

@@ -45,8 +45,8 @@ type Options struct {
 	// Name and Version are the serverInfo sent to the client ("mcp", "dev"
 	// when empty).
 	Name, Version string
-	// CallTimeout bounds each upstream call; 0 means only the client's
-	// cancellation does.
+	// CallTimeout bounds each upstream call's silences: each progress
+	// report restarts it. 0 means only the client's cancellation does.
 	CallTimeout time.Duration
 	// Warn receives one line for each problem that does not stop the server
 	// (a server whose tools cannot be listed); nil discards them.

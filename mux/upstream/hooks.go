@@ -20,8 +20,10 @@ type Progress struct {
 type CallHooks struct {
 	// Meta is sent as the request's _meta: tools mode passes on the
 	// client's keys. A progressToken in it is the caller's: the connection
-	// sends its own and reports progress under the caller's through
-	// OnProgress.
+	// sends its own and reports progress through OnProgress, for the
+	// caller to pass on under its token. The keys a 2026-07-28 client
+	// says of itself (io.modelcontextprotocol/protocolVersion,
+	// clientCapabilities, clientInfo) are not sent either.
 	Meta map[string]json.RawMessage
 	// OnProgress, when set, asks the server for progress and receives each
 	// report. It must return quickly.

@@ -18,6 +18,17 @@ type progressSink struct {
 	done    chan struct{}
 }
 
+// ownMeta are the _meta keys a connection speaks for itself, so a
+// caller's are not sent: its progress token, and what a client of
+// 2026-07-28 says of itself on every request (its revision, capabilities
+// and name describe its own exchange, not this connection's).
+var ownMeta = map[string]bool{
+	"progressToken": true,
+	"io.modelcontextprotocol/protocolVersion":    true,
+	"io.modelcontextprotocol/clientCapabilities": true,
+	"io.modelcontextprotocol/clientInfo":         true,
+}
+
 // callMeta is the _meta of a tools/call under h: the caller's keys, with
 // the connection's own progress token when h asks for progress (a
 // caller's token is replaced), and nil when there is nothing to send.
@@ -27,7 +38,7 @@ type progressSink struct {
 func (u *conn) callMeta(h *CallHooks) (meta map[string]any, stop func()) {
 	meta = map[string]any{}
 	for k, v := range h.Meta {
-		if k != "progressToken" {
+		if !ownMeta[k] {
 			meta[k] = v
 		}
 	}

@@ -85,6 +85,8 @@ func TestConn_CallToolMeta(t *testing.T) {
 	meta := map[string]json.RawMessage{
 		"progressToken":     json.RawMessage(`"caller-token"`),
 		"com.example/trace": json.RawMessage(`{"id":7,"tags":["a"]}`),
+		// What a 2026-07-28 client says of itself is not this connection's.
+		"io.modelcontextprotocol/clientInfo": json.RawMessage(`{"name":"client","version":"1"}`),
 	}
 	var log progressLog
 	var sent map[string]json.RawMessage
@@ -96,6 +98,9 @@ func TestConn_CallToolMeta(t *testing.T) {
 	}
 	if tok := string(sent["progressToken"]); !strings.HasPrefix(tok, `"mcp-progress-`) {
 		t.Errorf("progressToken = %s, want the connection's own", tok)
+	}
+	if _, ok := sent["io.modelcontextprotocol/clientInfo"]; ok {
+		t.Errorf("the caller's clientInfo was sent: %v", sent)
 	}
 
 	// Without OnProgress the caller's token is not sent at all.

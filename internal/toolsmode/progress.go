@@ -1,0 +1,44 @@
+package toolsmode
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpsh/mcp/internal/idle"
+	"github.com/mcpsh/mcp/mux/upstream"
+)
+
+// withCallHooks is ctx for the upstream call of the client's req, and a
+// cancel that releases it. The client's _meta goes upstream, key by key;
+// when it carries a progressToken, the upstream's progress comes back to
+// the client under that token. The call's time limit (CallTimeout) is the
+// longest silence: each report restarts it.
+func (s *Server) withCallHooks(ctx context.Context, req *mcp.CallToolRequest) (context.Context, context.CancelFunc) {
+	touch, cancel := func() {}, context.CancelFunc(func() {})
+	if s.opts.CallTimeout > 0 {
+		ctx, touch, cancel = idle.WithTimeout(ctx, s.opts.CallTimeout)
+	}
+	h := *upstream.HooksOf(ctx)
+	if meta := req.Params.Meta; len(meta) > 0 {
+		h.Meta = make(map[string]json.RawMessage, len(meta))
+		for k, v := range meta {
+			if b, err := json.Marshal(v); err == nil {
+				h.Meta[k] = b
+			}
+		}
+	}
+	if token := req.Params.GetProgressToken(); token != nil && req.Session != nil {
+		session, callCtx := req.Session, ctx
+		h.OnProgress = func(p upstream.Progress) {
+			touch()
+			// A client that is gone misses a report; the call's own
+			// answer says whether it still listens.
+			_ = session.NotifyProgress(callCtx, &mcp.ProgressNotificationParams{
+				ProgressToken: token, Progress: p.Progress, Total: p.Total, Message: p.Message,
+			})
+		}
+	}
+	return upstream.WithCallHooks(ctx, &h), cancel
+}
