@@ -26,7 +26,9 @@ type CallHooks struct {
 	// clientCapabilities, clientInfo) are not sent either.
 	Meta map[string]json.RawMessage
 	// OnProgress, when set, asks the server for progress and receives each
-	// report. It must return quickly.
+	// report, in order, on a goroutine of the call; CallTool returns after
+	// the last report it took in has been handed over. Reports that come
+	// faster than it returns are dropped past a small backlog.
 	OnProgress func(Progress)
 	// OnLog, when set, receives the log messages the server sends while
 	// the call runs. It must return quickly.
