@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpsh/mcp/internal/redact"
 	"github.com/mcpsh/mcp/internal/testenv"
 	"github.com/mcpsh/mcp/manifests"
 )
@@ -112,9 +113,12 @@ func TestConn_CallToolMeta(t *testing.T) {
 		t.Errorf("_meta without OnProgress = %v, want only com.example/trace", sent)
 	}
 
-	// Messages come with the reports.
+	// Messages come with the reports, without the connection's secrets.
+	secrets := &redact.Set{}
+	secrets.Add("step 2")
+	u = connect(t, testenv.FakeServer(t, testenv.ModeMeta), Options{Secrets: secrets})
 	callHooked(t, u, &CallHooks{OnProgress: log.add}, "progress", `{"steps":2,"ms":10}`)
-	want := []Progress{{Progress: 1, Total: 2, Message: "step 1"}, {Progress: 2, Total: 2, Message: "step 2"}}
+	want := []Progress{{Progress: 1, Total: 2, Message: "step 1"}, {Progress: 2, Total: 2, Message: "[redacted]"}}
 	if got := log.reports(); !slices.Equal(got, want) {
 		t.Errorf("progress = %v, want %v", got, want)
 	}
