@@ -54,6 +54,8 @@ type Engine struct {
 	conns     map[string]*link              // by canonical id
 	failed    map[string]time.Time          // last time a server was unavailable
 	changed   []func(server string, tools []catalog.Tool)
+
+	tasks engineTasks // see tasks.go
 }
 
 var _ Backend = (*Engine)(nil)

@@ -34,11 +34,7 @@ func WithTaskSupport(ctx context.Context, ts catalog.TaskSupport) context.Contex
 // instead of a poll.
 func (u *conn) asTask(ctx context.Context) bool {
 	ts, _ := ctx.Value(taskSupportKey{}).(catalog.TaskSupport)
-	if ts != catalog.TaskRequired {
-		return false
-	}
-	t := u.c.GetServerCapabilities().Tasks
-	return t != nil && t.Requests != nil && t.Requests.Tools != nil && t.Requests.Tools.Call != nil
+	return ts == catalog.TaskRequired && u.takesTasks()
 }
 
 // Task statuses.
@@ -266,10 +262,11 @@ func (r *taskReporter) report(t *task) {
 }
 
 // taskWatch hands notifications/tasks/status to the call following that
-// task.
+// task, and to the relays that carry them to a client (OnTaskStatus).
 type taskWatch struct {
-	mu sync.Mutex
-	by map[string]chan task
+	mu     sync.Mutex
+	by     map[string]chan task
+	relays []func(id string, params json.RawMessage)
 }
 
 func (w *taskWatch) watch(id string) <-chan task {
@@ -299,6 +296,9 @@ func (w *taskWatch) deliver(n mcp.JSONRPCNotification) {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	for _, f := range w.relays {
+		f(t.TaskID, b)
+	}
 	ch, ok := w.by[t.TaskID]
 	if !ok {
 		return
