@@ -135,6 +135,8 @@ type Server struct {
 	// upstream calls still running, so that stopping does not wait for them.
 	life context.Context
 	end  context.CancelFunc
+
+	tasks serverTasks // the task relay (tasks.go)
 }
 
 // New loads the surface's catalog and builds the server. Servers are listed
@@ -211,6 +213,7 @@ func (s *Server) entries(warnFor func(catalog.Tool) bool) map[string][]catalog.T
 			deferred[t.Server] = append(deferred[t.Server], t)
 		}
 	}
+	s.expose()
 	return deferred
 }
 
@@ -336,7 +339,7 @@ func (s *Server) deactivate(names ...string) {
 // mcp_search loads are the Server's, not one connection's: serve one
 // client per Server.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
-	ss, err := s.srv.Connect(ctx, &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopCloser{out}}, nil)
+	ss, err := s.srv.Connect(ctx, s.taskTransport(&mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopCloser{out}}), nil)
 	if err != nil {
 		return err
 	}
