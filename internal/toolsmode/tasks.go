@@ -66,20 +66,22 @@ func (s *Server) exposedEntry(name string) (*entry, bool) {
 }
 
 // taskTransport is t with the task relay beneath the SDK, when the
-// engine can relay tasks.
-func (s *Server) taskTransport(t mcp.Transport) mcp.Transport {
+// engine can relay tasks; g, the guard of t's input, learns the revision
+// the connection negotiates.
+func (s *Server) taskTransport(t mcp.Transport, g *batchGuard) mcp.Transport {
 	eng, ok := s.eng.(TaskEngine)
 	if !ok {
 		return t
 	}
 	s.tasks.once.Do(func() { eng.OnTaskStatus(s.taskStatus) })
-	return &taskTransport{Transport: t, s: s, eng: eng}
+	return &taskTransport{Transport: t, s: s, eng: eng, guard: g}
 }
 
 type taskTransport struct {
 	mcp.Transport
-	s   *Server
-	eng TaskEngine
+	s     *Server
+	eng   TaskEngine
+	guard *batchGuard
 }
 
 func (t *taskTransport) Connect(ctx context.Context) (mcp.Connection, error) {
@@ -88,6 +90,7 @@ func (t *taskTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		return nil, err
 	}
 	c := newTaskConn(inner, t.s, t.eng)
+	c.guard = t.guard
 	t.s.tasks.conn.Store(c)
 	return c, nil
 }
@@ -98,6 +101,7 @@ type taskConn struct {
 	mcp.Connection
 	s       *Server
 	eng     TaskEngine
+	guard   *batchGuard
 	writeMu sync.Mutex // one message at a time, the SDK's or the relay's
 
 	mu       sync.Mutex
@@ -262,8 +266,11 @@ func (c *taskConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		uses := c.uses
 		c.mu.Unlock()
 		switch {
-		case isInit && uses:
-			resp = withResult(resp, withTasksCapability(resp.Result))
+		case isInit:
+			c.guard.negotiated(resp.Result)
+			if uses {
+				resp = withResult(resp, withTasksCapability(resp.Result))
+			}
 		case isList:
 			resp = withResult(resp, c.withTaskSupport(resp.Result))
 		}

@@ -339,7 +339,9 @@ func (s *Server) deactivate(names ...string) {
 // mcp_search loads are the Server's, not one connection's: serve one
 // client per Server.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
-	ss, err := s.srv.Connect(ctx, s.taskTransport(&mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopCloser{out}}), nil)
+	guard := &batchGuard{r: in}
+	tr := &mcp.IOTransport{Reader: io.NopCloser(guard), Writer: nopCloser{out}}
+	ss, err := s.srv.Connect(ctx, s.taskTransport(tr, guard), nil)
 	if err != nil {
 		return err
 	}
