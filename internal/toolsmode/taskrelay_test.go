@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/testenv"
+	"github.com/mcpsh/mcp/mux"
 )
 
 // taskClient is a client of a Server that declared tasks in its
@@ -237,4 +238,27 @@ func TestServer_taskCancelled(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// panickyEngine's StartTask panics.
+type panickyEngine struct{ *mux.Engine }
+
+func (panickyEngine) StartTask(context.Context, string, string, json.RawMessage, json.RawMessage) (*mux.Task, json.RawMessage, error) {
+	panic("boom\nsecond line")
+}
+
+// A panic while a task request is answered is that request's internal
+// error, not the end of the server.
+func TestServer_taskPanic(t *testing.T) {
+	t.Parallel()
+	eng := newEngine(t, []*catalog.ServerSurface{
+		{ID: "fake", Tools: []string{"taskecho"}},
+	}, withID(testenv.FakeServer(t, testenv.ModeTasks), "fake"))
+	s, _ := newServer(t, panickyEngine{eng}, Options{})
+	c := tasksClient(t, s)
+	msg := c.rpcError(t, "tools/call", map[string]any{"name": "fake__taskecho", "arguments": map[string]any{}, "task": map[string]any{}})
+	if !strings.Contains(msg, "-32603") || !strings.Contains(msg, "tools/call: internal error: boom second line") {
+		t.Errorf("a panicking task request: %s", msg)
+	}
+	c.raw(t, "ping", nil)
 }

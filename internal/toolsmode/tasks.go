@@ -3,6 +3,7 @@ package toolsmode
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sync"
 	"sync/atomic"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/clip"
 	"github.com/mcpsh/mcp/mux"
 )
 
@@ -240,7 +242,7 @@ func (c *taskConn) answer(req *jsonrpc.Request, h func(ctx context.Context, req 
 			c.mu.Unlock()
 			cancel()
 		}()
-		res, err := h(ctx, req)
+		res, err := c.recovered(ctx, req, h)
 		if ctx.Err() != nil && c.life.Err() == nil {
 			return // cancelled by the client, which expects no answer
 		}
@@ -250,6 +252,18 @@ func (c *taskConn) answer(req *jsonrpc.Request, h func(ctx context.Context, req 
 		}
 		_ = c.send(c.life, resp)
 	})
+}
+
+// recovered is h's answer, or an internal error when it panics: a
+// request of the relay must not end the process.
+func (c *taskConn) recovered(ctx context.Context, req *jsonrpc.Request, h func(context.Context, *jsonrpc.Request) (json.RawMessage, error)) (res json.RawMessage, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
+				Message: fmt.Sprintf("%s: internal error: %s", req.Method, clip.Line(fmt.Sprint(p)))}
+		}
+	}()
+	return h(ctx, req)
 }
 
 // Write sends the SDK's message, with the tasks capability in the
