@@ -288,6 +288,10 @@ func TestLoad_Endpoints(t *testing.T) {
 			`mcpServers.a.type: "websocket" is not a known transport type; type is one of "stdio", "http", "streamable-http", "streamableHttp", "sse"`},
 		{"stdio needs command", `{"mcpServers": {"a": {"url": "https://h/mcp", "type": "stdio"}}}`, `"stdio"`,
 			`mcpServers.a.type: "stdio" needs command`},
+		{"unknown protocol version", `{"mcpServers": {"a": {"command": "x", "protocolVersion": "2026-01-01"}}}`, `"2026-01-01"`,
+			`mcpServers.a.protocolVersion: "2026-01-01" is not a known MCP revision; protocolVersion is one of 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05, or left out to negotiate`},
+		{"protocol version not a string", `{"mcpServers": {"a": {"command": "x", "protocolVersion": 2026}}}`, `2026}`,
+			`mcpServers.a.protocolVersion: must be a string`},
 		{"http needs url", `{"mcpServers": {"a": {"command": "x", "type": "http"}}}`, `"http"`, `mcpServers.a.type: "http" needs url`},
 		{"sse needs url", `{"mcpServers": {"a": {"command": "x", "type": "sse"}}}`, `"sse"`, `"sse" needs url`},
 		{"unknown key", `{"mcpServers": {"a": {"command": "x", "enviroment": {}}}}`, `"enviroment"`,
@@ -529,5 +533,15 @@ func TestFindRoot_Unreadable(t *testing.T) {
 	_, _, err := FindRoot(filepath.Join(dir, "a"))
 	if err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Fatalf("err %v", err)
+	}
+}
+
+func TestLoad_ProtocolVersion(t *testing.T) {
+	eps, err := readServers(strings.NewReader(`{"mcpServers": {"a": {"command": "x", "protocolVersion": "2026-07-28"}, "b": {"url": "https://h/mcp"}}}`), "mcp.json", "mcpServers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eps[0].ProtocolVersion != "2026-07-28" || eps[1].ProtocolVersion != "" {
+		t.Errorf("protocol versions %q, %q", eps[0].ProtocolVersion, eps[1].ProtocolVersion)
 	}
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // endpointKeys are the keys of an mcpServers entry.
-var endpointKeys = []string{"command", "args", "env", "cwd", "url", "type", "headers", "oauth"}
+var endpointKeys = []string{"command", "args", "env", "cwd", "url", "type", "headers", "oauth", "protocolVersion"}
 
 // transportTypes maps each accepted "type" to its transport.
 var transportTypes = map[string]Transport{
@@ -136,6 +136,7 @@ func (c *checker) endpoint(em *member, key string, seen map[string]Pos, lenient 
 	c.urlFields(&ep, f, field, lenient)
 	typeNode := c.transportType(&ep, f, field)
 	c.commandOrURL(em.val, f, field, ep.Type, typeNode)
+	c.protocolVersion(&ep, f, field)
 	return ep, true
 }
 

@@ -39,6 +39,9 @@ type Endpoint struct {
 	// OAuth configures the OAuth client for a url server; nil means
 	// discover and register one.
 	OAuth *OAuth `json:"oauth,omitempty"`
+	// ProtocolVersion pins the MCP revision spoken to the server (one of
+	// ProtocolVersions); empty means negotiate.
+	ProtocolVersion string `json:"protocolVersion,omitempty"`
 
 	// Dir is the directory relative commands and cwd resolve against: the
 	// directory of the file the entry came from.
