@@ -38,6 +38,12 @@ type CacheEntry struct {
 	Tools   []Tool    `json:"tools"`
 	// Instructions are what the server said about how to use it.
 	Instructions string `json:"instructions,omitempty"`
+	// Protocol is the MCP revision the server was listed with.
+	Protocol string `json:"protocol,omitempty"`
+	// TTL, when set, is how long the server said its list may be reused
+	// (ttlMs of a 2026-07-28 tools/list), and Scope its cacheScope.
+	TTL   *time.Duration `json:"ttl,omitempty"`
+	Scope string         `json:"scope,omitempty"`
 }
 
 // DefaultCacheDir is mcp/catalog under the user's cache directory.

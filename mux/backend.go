@@ -72,4 +72,7 @@ type ServerTools struct {
 	Tools []catalog.Tool // nil when Counted through a multiplexer
 	Count int
 	Err   error
+	// Protocol is the MCP revision the server was last spoken to with
+	// ("" when not known).
+	Protocol string
 }

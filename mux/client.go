@@ -73,7 +73,7 @@ func (c *Client) Catalog(ctx context.Context, how Listing) (*Catalog, error) {
 	}
 	out := &Catalog{Surface: r.Catalog.Surface}
 	for _, s := range r.Catalog.Servers {
-		out.Servers = append(out.Servers, ServerTools{ID: s.ID, Tools: s.Tools, Count: s.Count, Err: decodeError(s.Error)})
+		out.Servers = append(out.Servers, ServerTools{ID: s.ID, Tools: s.Tools, Count: s.Count, Err: decodeError(s.Error), Protocol: s.Protocol})
 	}
 	return out, nil
 }

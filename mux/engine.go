@@ -130,7 +130,14 @@ func NewEngineFor(cfg *Config, opts upstream.Options) *Engine {
 
 // SetCache makes the engine record every tool list it fetches, and lets
 // Cached answer from what was recorded.
-func (e *Engine) SetCache(c *catalog.Cache) { e.cache = c }
+// It also remembers there the protocol revision of each endpoint that
+// does not speak the one tried first.
+func (e *Engine) SetCache(c *catalog.Cache) {
+	e.cache = c
+	if e.opts.Revisions == nil {
+		e.opts.Revisions = c
+	}
+}
 
 // Surface is the surface the engine serves.
 func (e *Engine) Surface() *catalog.Surface {
@@ -350,7 +357,7 @@ func (e *Engine) relist(server string, c *link) ([]catalog.Tool, bool) {
 		return nil, false
 	}
 	c.setTools(tools, gen)
-	e.record(server, c.up.Instructions(), tools)
+	e.record(server, c.up, tools)
 	return tools, true
 }
 
@@ -399,11 +406,13 @@ func (e *Engine) CloseIdle(idle time.Duration) int {
 
 // ServerStatus is one connection as Status reports it.
 type ServerStatus struct {
-	ID        string    `json:"id"`
-	Connected bool      `json:"connected"`
-	Tools     int       `json:"tools"`
-	PID       int       `json:"pid,omitempty"` // a stdio server's process
-	LastUsed  time.Time `json:"lastUsed"`
+	ID        string `json:"id"`
+	Connected bool   `json:"connected"`
+	Tools     int    `json:"tools"`
+	PID       int    `json:"pid,omitempty"` // a stdio server's process
+	// Protocol is the MCP revision the connection speaks, once connected.
+	Protocol string    `json:"protocol,omitempty"`
+	LastUsed time.Time `json:"lastUsed"`
 }
 
 // Status lists the engine's connections, sorted by server id.
@@ -421,7 +430,7 @@ func (e *Engine) Status() []ServerStatus {
 		case <-c.ready:
 			st.Connected = c.err == nil && !c.dead()
 			if c.up != nil {
-				st.PID = c.up.PID()
+				st.PID, st.Protocol = c.up.PID(), c.up.ProtocolVersion()
 			}
 		default:
 		}

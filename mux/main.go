@@ -61,6 +61,7 @@ func Main(stderr io.Writer, opts upstream.Options) int {
 		}
 	}
 	opts.OnElicitation = func(e upstream.Elicitation) { log.Info(e.String()) }
+	opts.OnWarning = func(line string) { log.Warn(line) }
 	d, err := New(daemonOptions(t, log, opts))
 	if err != nil {
 		ln.Close()

@@ -444,7 +444,7 @@ func (d *Multiplexer) answer(ctx context.Context, req *request) *response {
 		}
 		w := &wireCatalog{Surface: c.Surface, Servers: []wireServer{}}
 		for _, s := range c.Servers {
-			ws := wireServer{ID: s.ID, Tools: s.Tools, Count: s.Count, Error: encodeError(s.Err)}
+			ws := wireServer{ID: s.ID, Tools: s.Tools, Count: s.Count, Error: encodeError(s.Err), Protocol: s.Protocol}
 			if req.Listing == Counted {
 				ws.Tools = nil
 			}

@@ -49,7 +49,12 @@ func (e *Engine) fresh(server string, entry *catalog.CacheEntry) bool {
 	e.mu.Lock()
 	failed := e.failed[manifests.CanonicalID(server)]
 	e.mu.Unlock()
-	return time.Since(entry.Fetched) < CacheTTL && entry.Fetched.After(failed)
+	ttl := CacheTTL
+	if entry.TTL != nil {
+		// The server's own word (ttlMs), bounded by the connection.
+		ttl = *entry.TTL
+	}
+	return time.Since(entry.Fetched) < ttl && entry.Fetched.After(failed)
 }
 
 // noteFailure records when a server was last unavailable.
@@ -138,18 +143,20 @@ func (e *Engine) listed(ctx context.Context, srv *catalog.ServerSurface) (_ []ca
 			return nil, broke, err
 		}
 		c.setTools(tools, gen)
-		e.record(srv.ID, c.up.Instructions(), tools)
+		e.record(srv.ID, c.up, tools)
 	}
 	return c.tools, false, nil
 }
 
-func (e *Engine) record(server, instructions string, tools []catalog.Tool) {
+func (e *Engine) record(server string, up upstream.Conn, tools []catalog.Tool) {
 	key, ok := e.EndpointKey(server)
 	if e.cache == nil || !ok {
 		return
 	}
+	hint := up.CacheHint()
 	// A cache that cannot be written only costs a later reconnect.
-	_ = e.cache.Store(key, &catalog.CacheEntry{Server: server, Fetched: time.Now().UTC(), Tools: tools, Instructions: instructions})
+	_ = e.cache.Store(key, &catalog.CacheEntry{Server: server, Fetched: time.Now().UTC(), Tools: tools,
+		Instructions: up.Instructions(), Protocol: up.ProtocolVersion(), TTL: hint.TTL, Scope: hint.Scope})
 }
 
 // Instructions are what a server of the surface said, at initialize, about
@@ -329,12 +336,24 @@ func (e *Engine) Catalog(ctx context.Context, how Listing) (*Catalog, error) {
 				list = e.Known
 			}
 			tools, err := list(ctx, srv.ID)
-			out.Servers[i] = ServerTools{ID: srv.ID, Tools: tools, Count: len(tools), Err: err}
+			out.Servers[i] = ServerTools{ID: srv.ID, Tools: tools, Count: len(tools), Err: err, Protocol: e.protocol(srv.ID)}
 			return nil
 		})
 	}
 	_ = g.Wait()
 	return out, nil
+}
+
+// protocol is the MCP revision a server speaks: its connection's, else the
+// one it was last listed with.
+func (e *Engine) protocol(server string) string {
+	if c := e.live(server); c != nil {
+		return c.up.ProtocolVersion()
+	}
+	if entry := e.cached(server); entry != nil {
+		return entry.Protocol
+	}
+	return ""
 }
 
 // Search implements Backend. Searches run one at a time, so that two never

@@ -77,6 +77,8 @@ type wireServer struct {
 	Tools []catalog.Tool `json:"tools,omitempty"`
 	Count int            `json:"count,omitempty"`
 	Error *WireError     `json:"error,omitempty"`
+	// Protocol is the server's MCP revision, as ServerTools has it.
+	Protocol string `json:"protocol,omitempty"`
 }
 
 // WireError is an error as it crosses the socket. The client turns it back

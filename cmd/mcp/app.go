@@ -132,6 +132,7 @@ func upstreamOptions() upstream.Options {
 func (a *app) openOptions() mux.OpenOptions {
 	o := mux.OpenOptions{Upstream: upstreamOptions(), Warn: func(line string) { a.warn("%s", line) }}
 	o.Upstream.OnElicitation = func(e upstream.Elicitation) { a.warn("%s", e.String()) }
+	o.Upstream.OnWarning = func(line string) { a.warn("%s", line) }
 	if a.progress() {
 		o.Connecting = a.connecting
 	}

@@ -49,6 +49,9 @@ func (c *daemonStatusCmd) Run(a *app) error {
 			if srv.PID > 0 {
 				fmt.Fprintf(a.stdout, ", pid %d", srv.PID)
 			}
+			if srv.Protocol != "" {
+				fmt.Fprintf(a.stdout, ", MCP %s", srv.Protocol)
+			}
 			fmt.Fprintln(a.stdout)
 		}
 	}

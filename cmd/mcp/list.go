@@ -51,6 +51,8 @@ type serverLine struct {
 	ID    string `json:"id"`
 	Tools int    `json:"tools"`
 	Error string `json:"error,omitempty"`
+	// Protocol is the MCP revision the server speaks, when known.
+	Protocol string `json:"protocol,omitempty"`
 }
 
 // servers prints one line per server of the surface, connecting to them in
@@ -67,7 +69,7 @@ func (c *listCmd) servers(ctx context.Context, a *app, b mux.Backend) error {
 	var firstErr error
 	var untrusted []error
 	for i, s := range cat.Servers {
-		lines[i] = serverLine{ID: s.ID, Tools: s.Count}
+		lines[i] = serverLine{ID: s.ID, Tools: s.Count, Protocol: s.Protocol}
 		if s.Err == nil {
 			continue
 		}

@@ -39,7 +39,9 @@ func (serveCmd) Run(a *app) error {
 	}
 	// Requests for input go to the client when it can answer them.
 	relay := toolsmode.NewRelay()
-	eng := mux.NewEngineFor(cfg, relay.Upstream(upstreamOptions()))
+	opts := relay.Upstream(upstreamOptions())
+	opts.OnWarning = func(line string) { a.warn("%s", line) }
+	eng := mux.NewEngineFor(cfg, opts)
 	defer eng.Close()
 	// The server lives until its client closes stdin or a signal stops it;
 	// --timeout bounds start-up and each upstream call, not the server.

@@ -34,6 +34,7 @@ const (
 	ModeBadCursor = "badcursor" // a hand-written server whose tools/list repeats a cursor and whose tools/call answers nested 10,001 deep
 	ModeInitError = "initerror" // a hand-written server that refuses initialize, then keeps running
 	ModeEnvDump   = "envdump"   // write API_KEY's value to stderr, then exit 3 before reading anything
+	ModeModern    = "modern"    // speak only 2026-07-28: refuse initialize and any request without the _meta it asks for
 )
 
 // WeirdContentType is the content type the fake tool "weird" answers with.
@@ -103,7 +104,11 @@ func runFake(mode string) int {
 	stdio := server.NewStdioServer(s)
 	server.WithWorkerPoolSize(50)(stdio)
 	ctx := context.WithValue(context.Background(), stdioKey{}, true)
-	if err := stdio.Listen(ctx, os.Stdin, out); err != nil {
+	var in io.Reader = os.Stdin
+	if has(ModeModern) {
+		in = modernOnly(os.Stdin, out)
+	}
+	if err := stdio.Listen(ctx, in, out); err != nil {
 		fmt.Fprintln(os.Stderr, "fake server:", err)
 		return 1
 	}

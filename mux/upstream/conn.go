@@ -71,6 +71,12 @@ type conn struct {
 	// instructions are the server's, from initialize; set before Connect
 	// returns.
 	instructions string
+	// revision is the protocol revision in use, set before Connect
+	// returns; modern is set when it is 2026-07-28 (modern.go), and
+	// listChanged when that server says its tool list may change.
+	revision    string
+	modern      *modern
+	listChanged bool
 
 	elicit   ElicitationPolicy
 	onElicit func(Elicitation)
@@ -85,6 +91,8 @@ type conn struct {
 	logging   bool // the server declares logging; set before Connect returns
 	levelMu   sync.Mutex
 	levelSent string
+	onWarn    func(string)
+	warned    sync.Map // tools warned about
 	// reply sends a JSON-RPC response to the server; set for SSE, whose
 	// mcp-go transport leaves requests from the server unanswered.
 	reply func(ctx context.Context, msg []byte) error
@@ -101,6 +109,7 @@ type conn struct {
 	deadErr   error
 	onChanged []func()
 	progress  map[string]*progressSink // by progress token, while its call runs
+	hint      CacheHint
 	changed   chan struct{}
 	tasks     taskWatch // calls following a task
 	closeOnce sync.Once
@@ -121,6 +130,7 @@ func newConn(ctx context.Context, server string, kind manifests.Transport, opts 
 		relay:    opts.RelayElicitation,
 		onLogMsg: opts.OnLog,
 		levels:   opts.LogLevel,
+		onWarn:   opts.OnWarning,
 		life:     life,
 		cancel:   cancel,
 		closing:  make(chan struct{}),
@@ -131,17 +141,22 @@ func newConn(ctx context.Context, server string, kind manifests.Transport, opts 
 	return u
 }
 
-// newClient is the mcp-go client of the connection over tr. It declares
-// form elicitation, which Elicit answers, and URL elicitation too when
-// requests for input are relayed, for a client that can open one.
-func (u *conn) newClient(tr transport.Interface) *client.Client {
+// capabilities are what the connection declares: form elicitation, which
+// Elicit answers, and URL elicitation too when requests for input are
+// relayed, for a client that can open one.
+func (u *conn) capabilities() mcp.ClientCapabilities {
 	elicit := &mcp.ElicitationCapability{Form: &struct{}{}}
 	if u.relay != nil {
 		elicit.URL = &struct{}{}
 	}
+	return mcp.ClientCapabilities{Elicitation: elicit}
+}
+
+// newClient is the mcp-go client of the connection over tr.
+func (u *conn) newClient(tr transport.Interface) *client.Client {
 	return client.NewClient(tr,
 		client.WithProtocolVersion(protocolVersion),
-		client.WithClientCapabilities(mcp.ClientCapabilities{Elicitation: elicit}),
+		client.WithClientCapabilities(u.capabilities()),
 		client.WithElicitationHandler(u))
 }
 
@@ -182,6 +197,9 @@ func (u *conn) Done() <-chan struct{} { return u.dead }
 // PID is the stdio server's process id; 0 for the other transports.
 // Instructions implements Conn.
 func (u *conn) Instructions() string { return u.instructions }
+
+// ProtocolVersion implements Conn.
+func (u *conn) ProtocolVersion() string { return u.revision }
 
 func (u *conn) PID() int {
 	if u.proc == nil {
@@ -233,10 +251,7 @@ func (u *conn) dispatchChanges() {
 func (u *conn) onNotification(n mcp.JSONRPCNotification) {
 	switch n.Method {
 	case mcp.MethodNotificationToolsListChanged:
-		select {
-		case u.changed <- struct{}{}:
-		default:
-		}
+		u.toolsChanged()
 	case mcp.MethodNotificationTasksStatus:
 		u.tasks.deliver(n)
 	case string(mcp.MethodNotificationProgress):
@@ -244,6 +259,22 @@ func (u *conn) onNotification(n mcp.JSONRPCNotification) {
 	case "notifications/message":
 		u.onLog(n.Params)
 	}
+}
+
+// toolsChanged has the tools-changed callbacks run; bursts are coalesced.
+func (u *conn) toolsChanged() {
+	select {
+	case u.changed <- struct{}{}:
+	default:
+	}
+}
+
+// warnTool tells Options.OnWarning, once per tool, why a tool is not offered.
+func (u *conn) warnTool(name string, err error) {
+	if _, seen := u.warned.LoadOrStore(name, true); seen || u.onWarn == nil {
+		return
+	}
+	u.onWarn(fmt.Sprintf("%s.%s is not offered: %s", u.server, printable(u.secret.Text(name), 64), u.secret.Text(err.Error())))
 }
 
 // setDead records why the connection became unusable; the first reason wins.
@@ -282,21 +313,15 @@ func (u *conn) request(ctx context.Context, method string, params any) (json.Raw
 	if err := ctx.Err(); err != nil {
 		return nil, u.contextError(ctx, method)
 	}
-	// String ids never clash with the typed client's integer ones.
-	id := mcp.NewRequestId("mcp-" + strconv.FormatInt(u.nextID.Add(1), 10))
-	st := &reqState{}
-	resp, err := u.tr.SendRequest(context.WithValue(ctx, reqStateKey{}, st), transport.JSONRPCRequest{
-		JSONRPC: mcp.JSONRPC_VERSION,
-		ID:      id,
-		Method:  method,
-		Params:  params,
-	})
+	resp, err := u.send(ctx, method, params)
+	if err != nil && u.modern != nil && u.modern.http && reissuable(method) && ctx.Err() == nil && !isLimit(err) && u.deadReason() == nil {
+		// 2026-07-28 resumes no stream: a request whose stream broke is
+		// sent again, with a new id, when that is safe.
+		u.log.Debug("the response stream broke; sending the request again", "method", method, "err", err)
+		resp, err = u.send(ctx, method, params)
+	}
 	if err != nil {
-		if ctx.Err() != nil {
-			u.sendCancelled(id, context.Cause(ctx))
-			return nil, u.contextError(ctx, method)
-		}
-		return nil, u.transportError(method, err, st)
+		return nil, err
 	}
 	if resp.Error != nil {
 		// What the server says comes back without this connection's secrets.
@@ -307,7 +332,37 @@ func (u *conn) request(ctx context.Context, method string, params any) (json.Raw
 		}
 		return nil, e
 	}
+	if u.modern != nil {
+		return u.modern.complete(u.server, method, resp.Result)
+	}
 	return resp.Result, nil
+}
+
+// send sends one request under a new id and waits for its response.
+func (u *conn) send(ctx context.Context, method string, params any) (*transport.JSONRPCResponse, error) {
+	// String ids never clash with the typed client's integer ones.
+	id := mcp.NewRequestId("mcp-" + strconv.FormatInt(u.nextID.Add(1), 10))
+	req := transport.JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: id, Method: method, Params: params}
+	if u.modern != nil {
+		if err := u.modern.decorate(&req); err != nil {
+			return nil, err
+		}
+	}
+	st := &reqState{}
+	resp, err := u.tr.SendRequest(context.WithValue(ctx, reqStateKey{}, st), req)
+	if err != nil {
+		if ctx.Err() != nil {
+			u.sendCancelled(id, context.Cause(ctx))
+			return nil, u.contextError(ctx, method)
+		}
+		return nil, u.transportError(method, err, st)
+	}
+	return resp, nil
+}
+
+// isLimit says err is a message that broke a size or nesting limit.
+func isLimit(err error) bool {
+	return errors.Is(err, ErrMessageTooLarge) || errors.Is(err, ErrMessageTooDeep)
 }
 
 // contextError: a deadline is the server failing to answer in time; a
@@ -387,9 +442,14 @@ func (u *conn) ListTools(ctx context.Context) ([]catalog.Tool, error) {
 		var res struct {
 			Tools      []json.RawMessage `json:"tools"`
 			NextCursor *string           `json:"nextCursor"`
+			TTLMs      *int64            `json:"ttlMs"`
+			CacheScope string            `json:"cacheScope"`
 		}
 		if err := json.Unmarshal(raw, &res); err != nil {
 			return nil, fmt.Errorf("tools/list: server %s sent an invalid result: %w", u.server, err)
+		}
+		if page == 0 {
+			u.setHint(res.TTLMs, res.CacheScope)
 		}
 		for _, r := range res.Tools {
 			t, err := catalog.DecodeTool(u.server, r)
@@ -405,16 +465,26 @@ func (u *conn) ListTools(ctx context.Context) ([]catalog.Tool, error) {
 			tools = append(tools, t)
 		}
 		if res.NextCursor == nil || *res.NextCursor == "" {
-			return tools, nil
+			return u.listed(tools), nil
 		}
 		next := *res.NextCursor
 		if cursors[next] {
 			u.log.Warn("tools/list repeated a cursor; stopping", "cursor", next)
-			return tools, nil
+			return u.listed(tools), nil
 		}
 		cursors[next] = true
 		params = map[string]any{"cursor": next}
 	}
+}
+
+// listed is a complete listing: without the tools whose x-mcp-header
+// annotations are invalid, and remembered for the headers of tools/call.
+func (u *conn) listed(tools []catalog.Tool) []catalog.Tool {
+	tools = u.validHeaderTools(tools)
+	if u.modern != nil {
+		u.modern.remember(tools)
+	}
+	return tools
 }
 
 // CallTool calls one tool and returns its result as the server sent it. A
@@ -433,6 +503,13 @@ func (u *conn) CallTool(ctx context.Context, name string, args json.RawMessage) 
 	if onLog := HooksOf(ctx).OnLog; onLog != nil {
 		u.askForLogs(ctx)
 		defer u.sinks.listen(onLog)()
+	}
+	if u.modern != nil && u.modern.http && !u.modern.hasListed() {
+		// Arguments that travel in Mcp-Param-* headers are named by the
+		// tool's schema, as this connection has listed it.
+		if _, err := u.ListTools(ctx); err != nil {
+			return nil, err
+		}
 	}
 	params := map[string]any{"name": name, "arguments": args}
 	meta, stop := u.callMeta(HooksOf(ctx))

@@ -80,6 +80,12 @@ type Options struct {
 	// LogLevel, if set, is the level servers that declare logging are
 	// asked to log at, shared by the connections made with it.
 	LogLevel *LogLevel
+	// OnWarning, if set, is told, in one line, of what a connection leaves
+	// out: a tool it does not offer, and why.
+	OnWarning func(string)
+	// Revisions, if set, remembers per endpoint the protocol revision that
+	// worked, so that the next connect speaks it at once (negotiate.go).
+	Revisions RevisionMemory
 }
 
 // httpTransport is the transport of an HTTP connection to ep.
@@ -129,15 +135,7 @@ func Connect(ctx context.Context, ep manifests.Endpoint, opts Options) (Conn, er
 	}
 	ctx, cancel := context.WithTimeoutCause(ctx, opts.ConnectTimeout, errConnectTimeout)
 	defer cancel()
-	var c *conn
-	switch kind {
-	case manifests.TransportStdio:
-		c, err = connectStdio(ctx, ep, opts)
-	case manifests.TransportSSE:
-		c, err = connectSSE(ctx, ep, opts, 0)
-	default:
-		c, err = connectHTTP(ctx, ep, opts, kind == manifests.TransportAuto)
-	}
+	c, err := negotiate(ctx, ep, opts, kind)
 	if err != nil {
 		// Never a nil *conn inside a non-nil Conn.
 		return nil, err
@@ -173,18 +171,24 @@ func transportOf(ep manifests.Endpoint) (manifests.Transport, error) {
 }
 
 // handshake starts the client on the connection's own context and runs
-// initialize under ctx. When ctx ends first, abort tears the attempt down.
+// initialize, asking for u.revision, under ctx; on 2026-07-28 it runs
+// server/discover instead. When ctx ends first, abort tears the attempt
+// down.
 func (u *conn) handshake(ctx context.Context, opts Options, abort func()) error {
 	stop := context.AfterFunc(ctx, abort)
 	u.c.OnNotification(u.onNotification)
 	err := u.c.Start(u.life)
-	if err == nil {
+	switch {
+	case err != nil:
+	case u.modern != nil:
+		err = u.discover(ctx)
+	default:
 		req := mcp.InitializeRequest{}
-		req.Params.ProtocolVersion = protocolVersion
+		req.Params.ProtocolVersion = u.revision
 		req.Params.ClientInfo = mcp.Implementation{Name: opts.ClientName, Version: opts.ClientVersion}
 		var res *mcp.InitializeResult
 		if res, err = u.c.Initialize(ctx, req); err == nil {
-			u.instructions = res.Instructions
+			u.instructions, u.revision = res.Instructions, res.ProtocolVersion
 			u.logging = res.Capabilities.Logging != nil
 			u.log.Debug("initialized", "protocol", res.ProtocolVersion, "name", res.ServerInfo.Name, "version", res.ServerInfo.Version)
 		}
@@ -193,7 +197,18 @@ func (u *conn) handshake(ctx context.Context, opts Options, abort func()) error 
 		// abort already ran: the connection is being torn down.
 		err = context.Cause(ctx)
 	}
+	if err == nil && u.modern != nil && u.listChanged {
+		u.goOwned(u.listen)
+	}
 	return err
+}
+
+// step is the request that starts the connection, for errors.
+func (u *conn) step() string {
+	if u.modern != nil {
+		return string(mcp.MethodServerDiscover)
+	}
+	return string(mcp.MethodInitialize)
 }
 
 // connectError explains a failed handshake. Call it before Close.
@@ -219,12 +234,20 @@ func (u *conn) connectError(ctx context.Context, opts Options, err error) error 
 	if ctx.Err() != nil {
 		if errors.Is(context.Cause(ctx), errConnectTimeout) {
 			return &UnavailableError{Server: u.server, Stderr: stderr(),
-				Err: fmt.Errorf("no answer to initialize within %s: %w", opts.ConnectTimeout, context.DeadlineExceeded)}
+				Err: fmt.Errorf("no answer to %s within %s: %w", u.step(), opts.ConnectTimeout, context.DeadlineExceeded)}
 		}
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return &UnavailableError{Server: u.server, Stderr: stderr(), Err: fmt.Errorf("initialize: %w", ctx.Err())}
+			return &UnavailableError{Server: u.server, Stderr: stderr(), Err: fmt.Errorf("%s: %w", u.step(), ctx.Err())}
 		}
 		return fmt.Errorf("connect to %s: %w", u.server, ctx.Err())
+	}
+	var ue *UnavailableError
+	if errors.As(err, &ue) {
+		// A request of our own (server/discover) explained itself.
+		if ue.Stderr == "" {
+			ue.Stderr = stderr()
+		}
+		return ue
 	}
 	if u.proc != nil && broken && u.proc.waitExit(exitReasonWait) {
 		return &UnavailableError{Server: u.server, Stderr: stderr(), Err: u.proc.exitError("during startup")}
@@ -232,7 +255,7 @@ func (u *conn) connectError(ctx context.Context, opts Options, err error) error 
 	if errors.Is(err, transport.ErrTransportClosed) {
 		err = errors.New("the server closed the connection")
 	}
-	return &UnavailableError{Server: u.server, Stderr: stderr(), Err: u.redact(fmt.Errorf("initialize: %w", err))}
+	return &UnavailableError{Server: u.server, Stderr: stderr(), Err: u.redact(fmt.Errorf("%s: %w", u.step(), err))}
 }
 
 // ElicitationPolicy says how a connection answers a server's requests for

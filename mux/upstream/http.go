@@ -110,41 +110,52 @@ func refusesStream(status int) bool {
 
 func (t *roundTripper) closeIdle() { t.base.CloseIdleConnections() }
 
-// connectHTTP connects over streamable HTTP. With auto set (a url without
-// type) a 4xx other than 401/403 on initialize means a legacy server, and
-// the connection falls back to SSE, as the spec's backwards compatibility
-// section describes.
-func connectHTTP(ctx context.Context, ep manifests.Endpoint, opts Options, auto bool) (*conn, error) {
+// connectHTTP connects over streamable HTTP, speaking revision. A legacy
+// handshake that the server refuses, with a 4xx other than 401/403 or a
+// JSON-RPC error that says so, gives *refusedError: negotiate then tries
+// 2026-07-28, and for a url without type SSE.
+func connectHTTP(ctx context.Context, ep manifests.Endpoint, opts Options, revision string) (*conn, error) {
 	u := newConn(ctx, ep.ID, manifests.TransportHTTP, opts)
 	u.secret = opts.secretsFor(ep)
 	u.rt = newRoundTripper(opts.MaxMessageBytes, nil)
-	u.rt.listening = true
-	tr, err := transport.NewStreamableHTTP(ep.URL,
-		// The GET stream carries what a server sends outside any request:
-		// requests for input made outside a tool call's own stream, and
-		// tools/list_changed.
-		transport.WithContinuousListening(),
+	u.revision = revision
+	topts := []transport.StreamableHTTPCOption{
 		transport.WithHTTPHeaders(maps.Clone(ep.Headers)),
 		transport.WithHTTPBasicClient(&http.Client{Transport: opts.httpTransport(ep, u.rt, u.secret)}),
 		transport.WithHTTPLogger(u.log),
-	)
+	}
+	if revision == Modern {
+		// No GET stream on 2026-07-28: list changes come on a
+		// subscriptions/listen stream.
+		u.modern = newModern(revision, opts, u.capabilities(), true)
+	} else {
+		// The GET stream carries what a server sends outside any request:
+		// requests for input made outside a tool call's own stream, and
+		// tools/list_changed.
+		u.rt.listening = true
+		topts = append(topts, transport.WithContinuousListening())
+	}
+	tr, err := transport.NewStreamableHTTP(ep.URL, topts...)
 	if err != nil {
 		u.Close()
 		return nil, u.unavailable(u.redact(err))
+	}
+	if u.modern != nil {
+		tr.SetProtocolVersion(revision)
 	}
 	u.tr = tr
 	u.c = u.newClient(tr)
 	// Requests carry ctx, so ending it ends the attempt; nothing to abort.
 	if err := u.handshake(ctx, opts, func() {}); err != nil {
 		status := int(u.rt.status.Load())
-		legacy := status >= 400 && status < 500 && status != http.StatusUnauthorized && status != http.StatusForbidden
-		if auto && ctx.Err() == nil && (legacy || status == 0 && errors.Is(err, transport.ErrLegacySSEServer)) {
-			u.Close()
-			u.log.Debug("streamable HTTP refused initialize; trying SSE", "status", status)
-			return connectSSE(ctx, ep, opts, status)
-		}
+		refused := u.modern == nil && ctx.Err() == nil && (status >= 400 && status < 500 &&
+			status != http.StatusUnauthorized && status != http.StatusForbidden ||
+			status == 0 && (errors.Is(err, transport.ErrLegacySSEServer) || refusesHandshake(err)))
 		err = u.httpConnectError(ctx, opts, err, status)
 		u.Close()
+		if refused {
+			return nil, &refusedError{err: err, status: status}
+		}
 		return nil, err
 	}
 	u.rt.connecting.Store(false)
@@ -368,9 +379,14 @@ func (u *conn) httpConnectError(ctx context.Context, opts Options, err error, st
 	case ctx.Err() != nil:
 	case status == http.StatusUnauthorized:
 		// Keep the chain: it holds the auth metadata the caller may need.
-		return u.unavailable(u.redact(fmt.Errorf("%s: %w", httpStatusText(status), err)))
+		return u.unavailable(u.redact(fmt.Errorf("%w: %w", statusError(status), err)))
 	case status >= 400:
-		return u.unavailable(errors.New(httpStatusText(status)))
+		return u.unavailable(statusError(status))
 	}
 	return u.connectError(ctx, opts, err)
 }
+
+// statusError is an HTTP status that answered the start of a connection.
+type statusError int
+
+func (s statusError) Error() string { return httpStatusText(int(s)) }

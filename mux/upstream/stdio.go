@@ -200,10 +200,16 @@ func (p *process) stop() error {
 	return err
 }
 
-// connectStdio starts the server and initializes it.
-func connectStdio(ctx context.Context, ep manifests.Endpoint, opts Options) (*conn, error) {
+// connectStdio starts the server and initializes it, speaking revision. A
+// legacy handshake the server refuses with a JSON-RPC error gives
+// *refusedError.
+func connectStdio(ctx context.Context, ep manifests.Endpoint, opts Options, revision string) (*conn, error) {
 	u := newConn(ctx, ep.ID, manifests.TransportStdio, opts)
 	u.secret = opts.secretsFor(ep)
+	u.revision = revision
+	if revision == Modern {
+		u.modern = newModern(revision, opts, u.capabilities(), false)
+	}
 	p, err := startProcess(ep, opts.Stderr)
 	if err != nil {
 		u.Close()
@@ -228,8 +234,12 @@ func connectStdio(ctx context.Context, ep manifests.Endpoint, opts Options) (*co
 	u.goOwned(func() { u.watchExit(stdoutEnded) })
 
 	if err := u.handshake(ctx, opts, func() { signalGroup(p.pid, sigKill) }); err != nil {
+		refused := u.modern == nil && ctx.Err() == nil && refusesHandshake(err)
 		err = u.connectError(ctx, opts, err)
 		u.Close()
+		if refused {
+			return nil, &refusedError{err: err}
+		}
 		return nil, err
 	}
 	return u, nil

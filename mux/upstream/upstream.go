@@ -38,6 +38,11 @@ type Conn interface {
 	// Instructions are what the server said, at initialize, about how to
 	// use it ("" when nothing).
 	Instructions() string
+	// ProtocolVersion is the MCP revision the connection speaks.
+	ProtocolVersion() string
+	// CacheHint is what the server said of how long its last tools/list
+	// may be reused.
+	CacheHint() CacheHint
 	// Close ends the connection; for stdio it stops the whole process group.
 	Close() error
 }

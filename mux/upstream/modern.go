@@ -1,0 +1,248 @@
+package upstream
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpsh/mcp/catalog"
+)
+
+// Modern is the protocol revision spoken without the initialize handshake:
+// every request carries the client's protocol version, capabilities and
+// identity in its _meta, and over HTTP mirrors its method and name into
+// headers.
+const Modern = mcp.LATEST_PROTOCOL_VERSION
+
+// ErrUnsupportedResult is the cause of the error a request gets when the
+// server answers with a resultType mcp does not handle.
+var ErrUnsupportedResult = errors.New("mcp does not handle this resultType")
+
+// modern is what a connection on 2026-07-28 adds to each request.
+type modern struct {
+	revision string
+	meta     map[string]json.RawMessage // the keys every request's _meta carries
+	http     bool                       // requests carry the standard headers
+
+	mu sync.Mutex
+	// tools are the tools of the last tools/list whose arguments are
+	// mirrored into Mcp-Param-* headers, by name; listed says there was one.
+	tools  map[string]*mcp.Tool
+	listed bool
+}
+
+func newModern(revision string, opts Options, caps mcp.ClientCapabilities, http bool) *modern {
+	enc := func(v any) json.RawMessage {
+		b, _ := json.Marshal(v)
+		return b
+	}
+	return &modern{revision: revision, http: http, meta: map[string]json.RawMessage{
+		mcp.MetaKeyProtocolVersion:    enc(revision),
+		mcp.MetaKeyClientCapabilities: enc(caps),
+		mcp.MetaKeyClientInfo:         enc(mcp.Implementation{Name: opts.ClientName, Version: opts.ClientVersion}),
+	}}
+}
+
+// decorate adds the request's _meta (keys the caller set are kept, ours
+// win) and, over HTTP, the Mcp-Method, Mcp-Name and Mcp-Param-* headers.
+func (m *modern) decorate(req *transport.JSONRPCRequest) error {
+	fields := map[string]json.RawMessage{}
+	if req.Params != nil {
+		raw, err := json.Marshal(req.Params)
+		if err != nil {
+			return err
+		}
+		if err := json.Unmarshal(raw, &fields); err != nil {
+			return fmt.Errorf("%s: params are not an object: %w", req.Method, err)
+		}
+	}
+	meta := map[string]json.RawMessage{}
+	if raw, ok := fields["_meta"]; ok {
+		_ = json.Unmarshal(raw, &meta)
+	}
+	for k, v := range m.meta {
+		meta[k] = v
+	}
+	fields["_meta"], _ = json.Marshal(meta)
+	req.Params = fields
+	if !m.http {
+		return nil
+	}
+	encoded, _ := json.Marshal(fields)
+	req.Header = http.Header{}
+	for k, v := range mcp.StandardHeaders(m.revision, mcp.MCPMethod(req.Method), encoded) {
+		req.Header.Set(k, v)
+	}
+	if req.Method == string(mcp.MethodToolsCall) {
+		var call struct {
+			Name string `json:"name"`
+		}
+		_ = json.Unmarshal(encoded, &call)
+		m.mu.Lock()
+		tool := m.tools[call.Name]
+		m.mu.Unlock()
+		for k, v := range mcp.GenerateParamHeaders(tool, encoded) {
+			req.Header.Set(k, v)
+		}
+	}
+	return nil
+}
+
+// remember keeps the tools of a listing whose arguments travel in headers.
+func (m *modern) remember(tools []catalog.Tool) {
+	byName := map[string]*mcp.Tool{}
+	for _, t := range tools {
+		mt := &mcp.Tool{Name: t.Name, RawInputSchema: t.InputSchema}
+		if len(mcp.ExtractParamHeaderBindings(mt)) > 0 {
+			byName[t.Name] = mt
+		}
+	}
+	m.mu.Lock()
+	m.tools, m.listed = byName, true
+	m.mu.Unlock()
+}
+
+func (m *modern) hasListed() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.listed
+}
+
+// complete checks a result's resultType: missing or "complete" is a
+// result; anything else is refused with ErrUnsupportedResult.
+func (m *modern) complete(server, method string, result json.RawMessage) (json.RawMessage, error) {
+	var r struct {
+		ResultType mcp.ResultType `json:"resultType"`
+	}
+	if err := json.Unmarshal(result, &r); err != nil {
+		return nil, fmt.Errorf("%s: server %s sent an invalid result: %w", method, server, err)
+	}
+	switch r.ResultType {
+	case "", mcp.ResultTypeComplete:
+		return result, nil
+	// An "input_required" result of a multi-round-trip request is answered
+	// and the request sent again here.
+	default:
+		return nil, fmt.Errorf("%s: server %s answered with resultType %q: %w",
+			method, server, printable(string(r.ResultType), 64), ErrUnsupportedResult)
+	}
+}
+
+// reissuable says whether a request whose response stream broke may be
+// sent again: 2026-07-28 does not resume streams, and only requests that
+// change nothing are safe to repeat. A tools/call is never repeated: the
+// tool may have run.
+func reissuable(method string) bool {
+	switch method {
+	case string(mcp.MethodToolsList), string(mcp.MethodServerDiscover):
+		return true
+	}
+	return false
+}
+
+// validHeaderTools drops, with one warning each, the tools whose
+// x-mcp-header annotations break the rules of 2026-07-28: such a tool is
+// not offered on any connection, so that list, call, search, run and serve
+// agree.
+func (u *conn) validHeaderTools(tools []catalog.Tool) []catalog.Tool {
+	return slices.DeleteFunc(tools, func(t catalog.Tool) bool {
+		err := mcp.ValidateParamHeaderAnnotations(&mcp.Tool{Name: t.Name, RawInputSchema: t.InputSchema})
+		if err != nil {
+			u.log.Warn("not offering a tool whose x-mcp-header annotations are invalid", "tool", t.Name, "err", err)
+			u.warnTool(t.Name, err)
+		}
+		return err != nil
+	})
+}
+
+// discover is the start of a connection on 2026-07-28: server/discover,
+// which must name the revision among the server's.
+func (u *conn) discover(ctx context.Context) error {
+	raw, err := u.request(ctx, string(mcp.MethodServerDiscover), map[string]any{})
+	if err != nil {
+		return err
+	}
+	var res struct {
+		mcp.DiscoverResult
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return fmt.Errorf("server/discover: invalid result: %w", err)
+	}
+	if !slices.Contains(res.SupportedVersions, u.modern.revision) {
+		return fmt.Errorf("server/discover: the server supports %v, not %s", res.SupportedVersions, u.modern.revision)
+	}
+	u.instructions = res.Instructions
+	u.listChanged = res.Capabilities.Tools != nil && res.Capabilities.Tools.ListChanged
+	u.log.Debug("discovered", "protocol", u.modern.revision, "serverInfo", string(res.Meta[mcp.MetaKeyServerInfo]))
+	return nil
+}
+
+// listenRetry is the pause before a subscriptions/listen stream that ended
+// is opened again.
+const listenRetry = time.Second
+
+// listen keeps a subscriptions/listen stream open for tools/list_changed,
+// which on 2026-07-28 arrives only on one. A stream that ends is opened
+// again, and the tools listed again since a change may have been missed; a
+// server that refuses the request is not asked again.
+func (u *conn) listen() {
+	params := map[string]any{"notifications": mcp.SubscriptionFilter{ToolsListChanged: true}}
+	for again := false; ; again = true {
+		if again {
+			u.toolsChanged()
+		}
+		_, err := u.request(u.life, string(mcp.MethodSubscriptionsListen), params)
+		var rpc *RPCError
+		if u.life.Err() != nil || errors.As(err, &rpc) {
+			if err != nil && u.life.Err() == nil {
+				u.log.Debug("subscriptions/listen refused", "err", err)
+			}
+			return
+		}
+		select {
+		case <-u.life.Done():
+			return
+		case <-u.dead:
+			return
+		case <-time.After(listenRetry):
+		}
+	}
+}
+
+// CacheHint is what a 2026-07-28 server says of how long a list may be
+// reused: TTL nil when it does not say (ttlMs), Scope its cacheScope.
+type CacheHint struct {
+	TTL   *time.Duration
+	Scope string
+}
+
+// maxHintTTL bounds a server's ttlMs: a list is looked at again at least
+// daily whatever the server says.
+const maxHintTTL = 24 * time.Hour
+
+func (u *conn) setHint(ttlMs *int64, scope string) {
+	h := CacheHint{Scope: printable(scope, 32)}
+	if ttlMs != nil {
+		d := time.Duration(max(0, min(*ttlMs, int64(maxHintTTL/time.Millisecond)))) * time.Millisecond
+		h.TTL = &d
+	}
+	u.mu.Lock()
+	u.hint = h
+	u.mu.Unlock()
+}
+
+// CacheHint implements Conn.
+func (u *conn) CacheHint() CacheHint {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.hint
+}
