@@ -61,8 +61,14 @@ func Main(stderr io.Writer, opts upstream.Options) int {
 		}
 	}
 	opts.OnElicitation = func(e upstream.Elicitation) { log.Info(e.String()) }
-	opts.OnWarning = func(line string) { log.Warn(line) }
-	d, err := New(daemonOptions(t, log, opts))
+	warnings := &ConnWarnings{}
+	opts.OnWarning = func(line string) {
+		log.Warn(line)
+		warnings.Add(line)
+	}
+	dopts := daemonOptions(t, log, opts)
+	dopts.ConnWarnings = warnings
+	d, err := New(dopts)
 	if err != nil {
 		ln.Close()
 		Ready(err, true)

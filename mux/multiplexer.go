@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -116,6 +117,9 @@ type Options struct {
 	// IgnoreEnv are variables left out of the multiplexer's environment
 	// stamp: those that only say which multiplexer to run.
 	IgnoreEnv []string
+	// ConnWarnings, if set, holds the warnings of the engine's connections,
+	// passed on with the responses to requests that concern their server.
+	ConnWarnings *ConnWarnings
 }
 
 // Status is what the status request answers.
@@ -429,7 +433,7 @@ func (d *Multiplexer) serve(ctx context.Context, req *request, guest bool) *resp
 		cfg = fixed
 	}
 	r := d.answer(ctx, req)
-	r.Warnings = cfg.Warnings
+	r.Warnings = append(slices.Clone(cfg.Warnings), d.opts.ConnWarnings.For(req.Server)...)
 	return r
 }
 

@@ -41,7 +41,9 @@ func TestMain(m *testing.M) {
 		},
 		"fake-server": fakeServer,
 		"task-server": func() { os.Exit(testenv.ServeFake(testenv.ModeTasks)) },
-		"guest-probe": guestProbe,
+		// The fake tool set, speaking only MCP 2026-07-28.
+		"modern-server": func() { os.Exit(testenv.ServeFake(testenv.ModeModern)) },
+		"guest-probe":   guestProbe,
 	})
 }
 
@@ -53,6 +55,9 @@ func TestScripts(t *testing.T) {
 	node := testenv.Node(t)
 	sseURL := testenv.EverythingHTTP(t, "sse")
 	httpURL := testenv.EverythingHTTP(t, "streamableHttp")
+	// Servers that speak only MCP 2026-07-28.
+	modernURL := testenv.ServeModern(t)
+	rawModernURL := testenv.NewRawModern(t).URL
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata",
 		RequireUniqueNames:  true,
@@ -69,6 +74,8 @@ func TestScripts(t *testing.T) {
 			env.Setenv("FILESYSTEM_JS", testenv.FilesystemJS(t))
 			env.Setenv("EVERYTHING_SSE_URL", sseURL)
 			env.Setenv("EVERYTHING_HTTP_URL", httpURL)
+			env.Setenv("MODERN_HTTP_URL", modernURL)
+			env.Setenv("RAW_MODERN_URL", rawModernURL)
 			if err := os.MkdirAll(filepath.Join(env.WorkDir, ".tmp"), 0o700); err != nil {
 				return err
 			}

@@ -7,10 +7,13 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
+	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 )
 
 // ModernRefusal is why a modern-only fake refuses a request.
@@ -130,4 +133,13 @@ func (m *ModernHTTP) Posts(prefix string) []Post {
 		}
 	}
 	return out
+}
+
+// ServeModern serves the fake tool set in this process over streamable
+// HTTP, speaking only 2026-07-28, for the test; it returns the endpoint's
+// URL.
+func ServeModern(t testing.TB) string {
+	ts := httptest.NewServer(&ModernHTTP{Next: server.NewStreamableHTTPServer(FakeMCPServer())})
+	t.Cleanup(ts.Close)
+	return ts.URL + "/mcp"
 }
