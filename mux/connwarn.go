@@ -9,7 +9,8 @@ import (
 
 // ConnWarnings gathers what a multiplexer's connections leave out (a tool
 // not offered, and why: upstream.Options.OnWarning), so that the clients
-// whose requests concern a server see it as a process of their own would.
+// whose requests list a server's tools see it as a process connecting on
+// its own would.
 type ConnWarnings struct {
 	mu    sync.Mutex
 	lines map[string][]string // by server id, each line once

@@ -433,7 +433,12 @@ func (d *Multiplexer) serve(ctx context.Context, req *request, guest bool) *resp
 		cfg = fixed
 	}
 	r := d.answer(ctx, req)
-	r.Warnings = append(slices.Clone(cfg.Warnings), d.opts.ConnWarnings.For(req.Server)...)
+	r.Warnings = cfg.Warnings
+	switch req.Op {
+	case "catalog", "tools", "bind", "search":
+		// What a listing left out is said where tools are listed.
+		r.Warnings = append(slices.Clone(cfg.Warnings), d.opts.ConnWarnings.For(req.Server)...)
+	}
 	return r
 }
 

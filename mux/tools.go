@@ -270,7 +270,8 @@ func (e *Engine) checkArgs(t catalog.Tool, args json.RawMessage, allowUnknown bo
 }
 
 // call calls t. A tool given by name only (Raw unset) is looked up for
-// its taskSupport.
+// its taskSupport and for its input schema, which tells the connection
+// which arguments travel in headers.
 func (e *Engine) call(ctx context.Context, srv *catalog.ServerSurface, t catalog.Tool, args json.RawMessage) (*catalog.Result, error) {
 	c, err := e.connect(ctx, srv)
 	if err != nil {
@@ -279,6 +280,9 @@ func (e *Engine) call(ctx context.Context, srv *catalog.ServerSurface, t catalog
 	}
 	if t.Raw == nil {
 		t = e.known(srv.ID, c, t)
+	}
+	if t.InputSchema != nil {
+		ctx = upstream.WithInputSchema(ctx, t.InputSchema)
 	}
 	c.busy.Add(1)
 	res, err := c.up.CallTool(upstream.WithTaskSupport(ctx, t.TaskSupport), t.Name, args)

@@ -74,6 +74,9 @@ func modernOnly(r io.Reader, out io.Writer) io.Reader {
 // method and body.
 type ModernHTTP struct {
 	Next http.Handler
+	// Lenient records without refusing anything: for a server of the
+	// handshake.
+	Lenient bool
 
 	mu    sync.Mutex
 	posts []Post
@@ -87,8 +90,12 @@ type Post struct {
 }
 
 func (m *ModernHTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost {
+	if r.Method != http.MethodPost && !m.Lenient {
 		http.Error(w, "no GET stream on "+mcp.LATEST_PROTOCOL_VERSION, http.StatusMethodNotAllowed)
+		return
+	}
+	if r.Method != http.MethodPost {
+		m.Next.ServeHTTP(w, r)
 		return
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, 64<<20))
@@ -105,7 +112,7 @@ func (m *ModernHTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	m.mu.Lock()
 	m.posts = append(m.posts, Post{Method: msg.Method, Header: r.Header.Clone(), Body: body})
 	m.mu.Unlock()
-	if len(msg.ID) > 0 && msg.Method != "" {
+	if len(msg.ID) > 0 && msg.Method != "" && !m.Lenient {
 		why := modernRefusal(msg.Method, msg.Params)
 		if why == "" && r.Header.Get(mcp.HeaderMethod) != msg.Method {
 			why = "the Mcp-Method header does not name " + msg.Method

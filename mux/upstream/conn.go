@@ -77,6 +77,9 @@ type conn struct {
 	revision    string
 	modern      *modern
 	listChanged bool
+	// params, set on streamable HTTP, names the arguments that travel in
+	// headers (headers.go).
+	params *paramHeaders
 
 	elicit   ElicitationPolicy
 	onElicit func(Elicitation)
@@ -314,7 +317,7 @@ func (u *conn) request(ctx context.Context, method string, params any) (json.Raw
 		return nil, u.contextError(ctx, method)
 	}
 	resp, err := u.send(ctx, method, params)
-	if err != nil && u.modern != nil && u.modern.http && reissuable(method) && ctx.Err() == nil && !isLimit(err) && u.deadReason() == nil {
+	if err != nil && u.modern != nil && u.params != nil && reissuable(method) && ctx.Err() == nil && !isLimit(err) && u.deadReason() == nil {
 		// 2026-07-28 resumes no stream: a request whose stream broke is
 		// sent again, with a new id, when that is safe.
 		u.log.Debug("the response stream broke; sending the request again", "method", method, "err", err)
@@ -344,9 +347,12 @@ func (u *conn) send(ctx context.Context, method string, params any) (*transport.
 	id := mcp.NewRequestId("mcp-" + strconv.FormatInt(u.nextID.Add(1), 10))
 	req := transport.JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: id, Method: method, Params: params}
 	if u.modern != nil {
-		if err := u.modern.decorate(&req); err != nil {
+		if err := u.modern.addMeta(&req); err != nil {
 			return nil, err
 		}
+	}
+	if u.params != nil {
+		u.addHeaders(ctx, &req)
 	}
 	st := &reqState{}
 	resp, err := u.tr.SendRequest(context.WithValue(ctx, reqStateKey{}, st), req)
@@ -481,8 +487,8 @@ func (u *conn) ListTools(ctx context.Context) ([]catalog.Tool, error) {
 // annotations are invalid, and remembered for the headers of tools/call.
 func (u *conn) listed(tools []catalog.Tool) []catalog.Tool {
 	tools = u.validHeaderTools(tools)
-	if u.modern != nil {
-		u.modern.remember(tools)
+	if u.params != nil {
+		u.params.remember(tools)
 	}
 	return tools
 }
@@ -504,7 +510,7 @@ func (u *conn) CallTool(ctx context.Context, name string, args json.RawMessage) 
 		u.askForLogs(ctx)
 		defer u.sinks.listen(onLog)()
 	}
-	if u.modern != nil && u.modern.http && !u.modern.hasListed() {
+	if u.needsListing(ctx) {
 		// Arguments that travel in Mcp-Param-* headers are named by the
 		// tool's schema, as this connection has listed it.
 		if _, err := u.ListTools(ctx); err != nil {

@@ -23,9 +23,10 @@ import (
 	"github.com/mcpsh/mcp/manifests"
 )
 
-// protocolVersion is offered in initialize. Pinning the newest version that
-// still uses the initialize handshake skips mcp-go's server/discover probe,
-// which costs up to five seconds against servers that ignore it.
+// protocolVersion is asked for in initialize, the first attempt unless the
+// endpoint pins or remembers another (negotiate.go): the newest revision of
+// the handshake. No server/discover probe goes first, which would cost up
+// to five seconds against servers that ignore it.
 const protocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
 
 // DefaultConnectTimeout bounds Connect unless Options.ConnectTimeout says otherwise.
@@ -183,15 +184,7 @@ func (u *conn) handshake(ctx context.Context, opts Options, abort func()) error 
 	case u.modern != nil:
 		err = u.discover(ctx)
 	default:
-		req := mcp.InitializeRequest{}
-		req.Params.ProtocolVersion = u.revision
-		req.Params.ClientInfo = mcp.Implementation{Name: opts.ClientName, Version: opts.ClientVersion}
-		var res *mcp.InitializeResult
-		if res, err = u.c.Initialize(ctx, req); err == nil {
-			u.instructions, u.revision = res.Instructions, res.ProtocolVersion
-			u.logging = res.Capabilities.Logging != nil
-			u.log.Debug("initialized", "protocol", res.ProtocolVersion, "name", res.ServerInfo.Name, "version", res.ServerInfo.Version)
-		}
+		err = u.initialize(ctx, opts)
 	}
 	if !stop() && err == nil {
 		// abort already ran: the connection is being torn down.

@@ -42,6 +42,9 @@ type roundTripper struct {
 	// listening marks the connection of a streamable HTTP client that
 	// keeps a GET stream open.
 	listening bool
+	// standard marks a streamable HTTP connection, whose every POST names
+	// its method in Mcp-Method (headers.go).
+	standard bool
 }
 
 func newRoundTripper(max int64, streamBroken func(error)) *roundTripper {
@@ -55,6 +58,10 @@ func newRoundTripper(max int64, streamBroken func(error)) *roundTripper {
 }
 
 func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
+	if t.standard && req.Method == http.MethodPost && req.Header.Get(mcp.HeaderMethod) == "" {
+		req = req.Clone(req.Context())
+		methodHeaders(req)
+	}
 	resp, err := t.base.RoundTrip(req)
 	if err != nil {
 		return nil, err
@@ -118,7 +125,9 @@ func connectHTTP(ctx context.Context, ep manifests.Endpoint, opts Options, revis
 	u := newConn(ctx, ep.ID, manifests.TransportHTTP, opts)
 	u.secret = opts.secretsFor(ep)
 	u.rt = newRoundTripper(opts.MaxMessageBytes, nil)
+	u.rt.standard = true
 	u.revision = revision
+	u.params = &paramHeaders{}
 	topts := []transport.StreamableHTTPCOption{
 		transport.WithHTTPHeaders(maps.Clone(ep.Headers)),
 		transport.WithHTTPBasicClient(&http.Client{Transport: opts.httpTransport(ep, u.rt, u.secret)}),
@@ -127,7 +136,7 @@ func connectHTTP(ctx context.Context, ep manifests.Endpoint, opts Options, revis
 	if revision == Modern {
 		// No GET stream on 2026-07-28: list changes come on a
 		// subscriptions/listen stream.
-		u.modern = newModern(revision, opts, u.capabilities(), true)
+		u.modern = newModern(revision, u.capabilities(), opts)
 	} else {
 		// The GET stream carries what a server sends outside any request:
 		// requests for input made outside a tool call's own stream, and

@@ -1,13 +1,12 @@
 package upstream
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -30,30 +29,28 @@ var ErrUnsupportedResult = errors.New("mcp does not handle this resultType")
 type modern struct {
 	revision string
 	meta     map[string]json.RawMessage // the keys every request's _meta carries
-	http     bool                       // requests carry the standard headers
-
-	mu sync.Mutex
-	// tools are the tools of the last tools/list whose arguments are
-	// mirrored into Mcp-Param-* headers, by name; listed says there was one.
-	tools  map[string]*mcp.Tool
-	listed bool
 }
 
-func newModern(revision string, opts Options, caps mcp.ClientCapabilities, http bool) *modern {
+func newModern(revision string, caps mcp.ClientCapabilities, opts Options) *modern {
+	return &modern{revision: revision, meta: requestMeta(revision, caps, opts)}
+}
+
+// requestMeta is the _meta of 2026-07-28 for a request of revision: its
+// protocol version, our capabilities and who we are.
+func requestMeta(revision string, caps mcp.ClientCapabilities, opts Options) map[string]json.RawMessage {
 	enc := func(v any) json.RawMessage {
 		b, _ := json.Marshal(v)
 		return b
 	}
-	return &modern{revision: revision, http: http, meta: map[string]json.RawMessage{
+	return map[string]json.RawMessage{
 		mcp.MetaKeyProtocolVersion:    enc(revision),
 		mcp.MetaKeyClientCapabilities: enc(caps),
 		mcp.MetaKeyClientInfo:         enc(mcp.Implementation{Name: opts.ClientName, Version: opts.ClientVersion}),
-	}}
+	}
 }
 
-// decorate adds the request's _meta (keys the caller set are kept, ours
-// win) and, over HTTP, the Mcp-Method, Mcp-Name and Mcp-Param-* headers.
-func (m *modern) decorate(req *transport.JSONRPCRequest) error {
+// addMeta adds the request's _meta: keys the caller set are kept, ours win.
+func (m *modern) addMeta(req *transport.JSONRPCRequest) error {
 	fields := map[string]json.RawMessage{}
 	if req.Params != nil {
 		raw, err := json.Marshal(req.Params)
@@ -73,47 +70,7 @@ func (m *modern) decorate(req *transport.JSONRPCRequest) error {
 	}
 	fields["_meta"], _ = json.Marshal(meta)
 	req.Params = fields
-	if !m.http {
-		return nil
-	}
-	encoded, _ := json.Marshal(fields)
-	req.Header = http.Header{}
-	for k, v := range mcp.StandardHeaders(m.revision, mcp.MCPMethod(req.Method), encoded) {
-		req.Header.Set(k, v)
-	}
-	if req.Method == string(mcp.MethodToolsCall) {
-		var call struct {
-			Name string `json:"name"`
-		}
-		_ = json.Unmarshal(encoded, &call)
-		m.mu.Lock()
-		tool := m.tools[call.Name]
-		m.mu.Unlock()
-		for k, v := range mcp.GenerateParamHeaders(tool, encoded) {
-			req.Header.Set(k, v)
-		}
-	}
 	return nil
-}
-
-// remember keeps the tools of a listing whose arguments travel in headers.
-func (m *modern) remember(tools []catalog.Tool) {
-	byName := map[string]*mcp.Tool{}
-	for _, t := range tools {
-		mt := &mcp.Tool{Name: t.Name, RawInputSchema: t.InputSchema}
-		if len(mcp.ExtractParamHeaderBindings(mt)) > 0 {
-			byName[t.Name] = mt
-		}
-	}
-	m.mu.Lock()
-	m.tools, m.listed = byName, true
-	m.mu.Unlock()
-}
-
-func (m *modern) hasListed() bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.listed
 }
 
 // complete checks a result's resultType: missing or "complete" is a
@@ -154,6 +111,9 @@ func reissuable(method string) bool {
 // agree.
 func (u *conn) validHeaderTools(tools []catalog.Tool) []catalog.Tool {
 	return slices.DeleteFunc(tools, func(t catalog.Tool) bool {
+		if !bytes.Contains(t.InputSchema, []byte("x-mcp-header")) {
+			return false
+		}
 		err := mcp.ValidateParamHeaderAnnotations(&mcp.Tool{Name: t.Name, RawInputSchema: t.InputSchema})
 		if err != nil {
 			u.log.Warn("not offering a tool whose x-mcp-header annotations are invalid", "tool", t.Name, "err", err)
@@ -182,6 +142,7 @@ func (u *conn) discover(ctx context.Context) error {
 	}
 	u.instructions = res.Instructions
 	u.listChanged = res.Capabilities.Tools != nil && res.Capabilities.Tools.ListChanged
+	u.logging = res.Capabilities.Logging != nil
 	u.log.Debug("discovered", "protocol", u.modern.revision, "serverInfo", string(res.Meta[mcp.MetaKeyServerInfo]))
 	return nil
 }

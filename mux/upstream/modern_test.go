@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpsh/mcp/internal/testenv"
@@ -321,5 +322,45 @@ func TestModern_toolsChanged(t *testing.T) {
 				t.Error("the new tool is not listed")
 			}
 		})
+	}
+}
+
+// A connection of the handshake over streamable HTTP sends the headers of
+// 2026-07-28 too: the initialize asks for its revision in _meta and in
+// MCP-Protocol-Version, every POST names its method in Mcp-Method, and a
+// tools/call mirrors its x-mcp-header arguments, taken from the schema the
+// caller gives when the connection has not listed.
+func TestHeaders_legacyHTTP(t *testing.T) {
+	t.Parallel()
+	s := server.NewMCPServer("legacy", "1", server.WithToolCapabilities(true))
+	schema := json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"}}}`)
+	s.AddTool(mcp.NewToolWithRawSchema("route", "", schema), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("routed"), nil
+	})
+	rec := &testenv.ModernHTTP{Next: server.NewStreamableHTTPServer(s, server.WithStreamableHTTPProtocolVersions("2025-11-25")), Lenient: true}
+	ts := httptest.NewServer(rec)
+	t.Cleanup(ts.Close)
+	u := connect(t, manifests.Endpoint{ID: "legacy", URL: ts.URL + "/mcp", Type: "http"}, Options{})
+	if u.ProtocolVersion() != "2025-11-25" {
+		t.Fatalf("revision %q", u.ProtocolVersion())
+	}
+	ctx := WithInputSchema(context.Background(), schema)
+	if res, err := u.CallTool(ctx, "route", json.RawMessage(`{"region":"eu"}`)); err != nil || text(t, res) != "routed" {
+		t.Fatalf("call: %v", err)
+	}
+	if n := len(rec.Posts("tools/list")); n != 0 {
+		t.Errorf("%d tools/list before the call, want none", n)
+	}
+	for _, p := range rec.Posts("") {
+		if p.Method != "" && p.Header.Get("Mcp-Method") != p.Method {
+			t.Errorf("%s: Mcp-Method %q", p.Method, p.Header.Get("Mcp-Method"))
+		}
+	}
+	init := rec.Posts("initialize")[0]
+	if v := init.Header.Get("Mcp-Protocol-Version"); v != "2025-11-25" || !strings.Contains(string(init.Body), `"io.modelcontextprotocol/protocolVersion":"2025-11-25"`) {
+		t.Errorf("initialize: header %q, body %s", v, init.Body)
+	}
+	if h := rec.Posts("tools/call")[0].Header; h.Get("Mcp-Name") != "route" || h.Get("Mcp-Param-Region") != "eu" {
+		t.Errorf("tools/call headers %v", h)
 	}
 }

@@ -2,10 +2,12 @@ package upstream
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpsh/mcp/manifests"
@@ -138,4 +140,53 @@ func both(first error, firstRev string, second error, secondRev string) error {
 	}
 	return &UnavailableError{Server: a.Server, Stderr: b.Stderr,
 		Err: fmt.Errorf("%w (speaking %s), then %v (speaking %s)", a.Err, firstRev, b.Err, secondRev)}
+}
+
+// initialize runs the handshake, asking for u.revision. It is sent by
+// hand, not through mcp-go's client, so that it carries what every
+// 2026-07-28 request does: the _meta of the revision it asks for and, over
+// HTTP, the MCP-Protocol-Version header naming it (as go-sdk's client
+// does). A server of that revision sees a request it can refuse in its
+// own terms; one of the handshake ignores both. Errors are those of
+// mcp-go's client, which connectError explains.
+func (u *conn) initialize(ctx context.Context, opts Options) error {
+	req := transport.JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: mcp.NewRequestId("mcp-initialize"),
+		Method: string(mcp.MethodInitialize), Params: map[string]any{
+			"protocolVersion": u.revision,
+			"clientInfo":      mcp.Implementation{Name: opts.ClientName, Version: opts.ClientVersion},
+			"capabilities":    u.capabilities(),
+			"_meta":           requestMeta(u.revision, u.capabilities(), opts),
+		}}
+	if u.params != nil {
+		u.addHeaders(ctx, &req)
+	}
+	httpConn, _ := u.tr.(transport.HTTPConnection)
+	if httpConn != nil {
+		httpConn.SetProtocolVersion(u.revision)
+	}
+	resp, err := u.tr.SendRequest(ctx, req)
+	if err != nil {
+		return transport.NewError(err)
+	}
+	if resp.Error != nil {
+		return resp.Error.AsError()
+	}
+	var res mcp.InitializeResult
+	if err := json.Unmarshal(resp.Result, &res); err != nil {
+		return fmt.Errorf("failed to unmarshal response: %w", err)
+	}
+	if !mcp.IsValidProtocolVersion(res.ProtocolVersion) || mcp.IsModernProtocol(res.ProtocolVersion) {
+		return mcp.UnsupportedProtocolVersionError{Version: res.ProtocolVersion}
+	}
+	if httpConn != nil {
+		httpConn.SetProtocolVersion(res.ProtocolVersion)
+	}
+	n := mcp.JSONRPCNotification{JSONRPC: mcp.JSONRPC_VERSION, Notification: mcp.Notification{Method: string(mcp.MethodNotificationInitialized)}}
+	if err := u.tr.SendNotification(ctx, n); err != nil {
+		return transport.NewError(fmt.Errorf("failed to send initialized notification: %w", err))
+	}
+	u.instructions, u.revision = res.Instructions, res.ProtocolVersion
+	u.logging = res.Capabilities.Logging != nil
+	u.log.Debug("initialized", "protocol", res.ProtocolVersion, "name", res.ServerInfo.Name, "version", res.ServerInfo.Version)
+	return nil
 }

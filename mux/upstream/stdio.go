@@ -208,7 +208,7 @@ func connectStdio(ctx context.Context, ep manifests.Endpoint, opts Options, revi
 	u.secret = opts.secretsFor(ep)
 	u.revision = revision
 	if revision == Modern {
-		u.modern = newModern(revision, opts, u.capabilities(), false)
+		u.modern = newModern(revision, u.capabilities(), opts)
 	}
 	p, err := startProcess(ep, opts.Stderr)
 	if err != nil {
