@@ -290,6 +290,8 @@ func TestLoad_Endpoints(t *testing.T) {
 			`mcpServers.a.type: "stdio" needs command`},
 		{"unknown protocol version", `{"mcpServers": {"a": {"command": "x", "protocolVersion": "2026-01-01"}}}`, `"2026-01-01"`,
 			`mcpServers.a.protocolVersion: "2026-01-01" is not a known MCP revision; protocolVersion is one of 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05, or left out to negotiate`},
+		{"modern over sse", `{"mcpServers": {"a": {"url": "https://h/sse", "type": "sse", "protocolVersion": "2026-07-28"}}}`, `"2026-07-28"`,
+			`mcpServers.a.protocolVersion: "2026-07-28" is not spoken over SSE; 2026-07-28 is spoken over streamable HTTP ("type": "http") or stdio`},
 		{"protocol version not a string", `{"mcpServers": {"a": {"command": "x", "protocolVersion": 2026}}}`, `2026}`,
 			`mcpServers.a.protocolVersion: must be a string`},
 		{"http needs url", `{"mcpServers": {"a": {"command": "x", "type": "http"}}}`, `"http"`, `mcpServers.a.type: "http" needs url`},

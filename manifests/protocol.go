@@ -23,7 +23,10 @@ func (c *checker) protocolVersion(ep *Endpoint, f map[string]*member, field stri
 		return
 	}
 	ep.ProtocolVersion = s
-	if !slices.Contains(ProtocolVersions, s) {
+	switch {
+	case !slices.Contains(ProtocolVersions, s):
 		c.at(m.val, fld, s, "is not a known MCP revision", "protocolVersion is one of "+strings.Join(ProtocolVersions, ", ")+", or left out to negotiate")
+	case s == ProtocolVersions[0] && transportTypes[ep.Type] == TransportSSE:
+		c.at(m.val, fld, s, "is not spoken over SSE", `2026-07-28 is spoken over streamable HTTP ("type": "http") or stdio`)
 	}
 }

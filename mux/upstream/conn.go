@@ -77,6 +77,9 @@ type conn struct {
 	revision    string
 	modern      *modern
 	listChanged bool
+	// serverCaps are what the server declared, at initialize or
+	// server/discover.
+	serverCaps mcp.ServerCapabilities
 	// params, set on streamable HTTP, names the arguments that travel in
 	// headers (headers.go).
 	params *paramHeaders

@@ -157,13 +157,13 @@ func connectHTTP(ctx context.Context, ep manifests.Endpoint, opts Options, revis
 	// Requests carry ctx, so ending it ends the attempt; nothing to abort.
 	if err := u.handshake(ctx, opts, func() {}); err != nil {
 		status := int(u.rt.status.Load())
-		refused := u.modern == nil && ctx.Err() == nil && (status >= 400 && status < 500 &&
-			status != http.StatusUnauthorized && status != http.StatusForbidden ||
-			status == 0 && (errors.Is(err, transport.ErrLegacySSEServer) || refusesHandshake(err)))
+		sse := status >= 400 && status < 500 && status != http.StatusUnauthorized && status != http.StatusForbidden ||
+			status == 0 && errors.Is(err, transport.ErrLegacySSEServer)
+		refused := u.modern == nil && ctx.Err() == nil && (sse || status == 0 && refusesHandshake(err))
 		err = u.httpConnectError(ctx, opts, err, status)
 		u.Close()
 		if refused {
-			return nil, &refusedError{err: err, status: status}
+			return nil, &refusedError{err: err, status: status, sse: sse}
 		}
 		return nil, err
 	}

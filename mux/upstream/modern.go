@@ -142,6 +142,7 @@ func (u *conn) discover(ctx context.Context) error {
 	}
 	u.instructions = res.Instructions
 	u.listChanged = res.Capabilities.Tools != nil && res.Capabilities.Tools.ListChanged
+	u.serverCaps = res.Capabilities
 	u.logging = res.Capabilities.Logging != nil
 	u.log.Debug("discovered", "protocol", u.modern.revision, "serverInfo", string(res.Meta[mcp.MetaKeyServerInfo]))
 	return nil

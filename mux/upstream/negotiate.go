@@ -26,6 +26,9 @@ type RevisionMemory interface {
 type refusedError struct {
 	err    error
 	status int // the HTTP status, 0 when there was none
+	// sse says the refusal is how a legacy SSE server answers a POST (a
+	// 4xx), so that a url without type may be one.
+	sse bool
 }
 
 func (e *refusedError) Error() string { return e.err.Error() }
@@ -46,9 +49,6 @@ func refusesHandshake(err error) bool {
 // type that refuses both falls back to SSE.
 func negotiate(ctx context.Context, ep manifests.Endpoint, opts Options, kind manifests.Transport) (*conn, error) {
 	first, pinned := firstRevision(ep, opts)
-	if first == Modern && kind == manifests.TransportSSE {
-		return nil, &UnavailableError{Server: ep.ID, Err: fmt.Errorf("SSE does not carry %s", Modern)}
-	}
 	c, err := dial(ctx, ep, opts, kind, first)
 	if err == nil || pinned || ctx.Err() != nil || kind == manifests.TransportSSE {
 		return c, unrefused(err)
@@ -71,7 +71,7 @@ func negotiate(ctx context.Context, ep manifests.Endpoint, opts Options, kind ma
 		remember(ep, opts, second)
 		return c, nil
 	}
-	if kind == manifests.TransportAuto && ctx.Err() == nil && (refused || errors.As(err2, &ref)) {
+	if kind == manifests.TransportAuto && ctx.Err() == nil && (refused || errors.As(err2, &ref)) && ref.sse {
 		// Neither revision over streamable HTTP: a legacy SSE server.
 		u, err := connectSSE(ctx, ep, opts, ref.status)
 		if err == nil {
@@ -186,6 +186,7 @@ func (u *conn) initialize(ctx context.Context, opts Options) error {
 		return transport.NewError(fmt.Errorf("failed to send initialized notification: %w", err))
 	}
 	u.instructions, u.revision = res.Instructions, res.ProtocolVersion
+	u.serverCaps = res.Capabilities
 	u.logging = res.Capabilities.Logging != nil
 	u.log.Debug("initialized", "protocol", res.ProtocolVersion, "name", res.ServerInfo.Name, "version", res.ServerInfo.Version)
 	return nil

@@ -74,7 +74,7 @@ func (u *conn) StartTask(ctx context.Context, name string, args, params json.Raw
 
 // takesTasks says whether the server declares task-augmented tools/call.
 func (u *conn) takesTasks() bool {
-	t := u.c.GetServerCapabilities().Tasks
+	t := u.serverCaps.Tasks
 	return t != nil && t.Requests != nil && t.Requests.Tools != nil && t.Requests.Tools.Call != nil
 }
 
