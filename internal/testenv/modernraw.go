@@ -20,7 +20,7 @@ import (
 //
 //	route {region, count, note}  arguments marked x-mcp-header Region, Count and Note; answers "routed"
 //	badheader {where}            x-mcp-header on an object, which the revision forbids
-//	pending                      answers with resultType "input_required"
+//	pending                      answers with resultType "input_required", asking for nothing, every time
 //	odd                          answers with resultType "banana"
 //
 // Its tools/list says ttlMs TTLMs (when not negative) and cacheScope

@@ -74,7 +74,8 @@ func (m *modern) addMeta(req *transport.JSONRPCRequest) error {
 }
 
 // complete checks a result's resultType: missing or "complete" is a
-// result; anything else is refused with ErrUnsupportedResult.
+// result, and so is "input_required" of a tools/call, which requestRounds
+// answers (mrtr.go); anything else is refused with ErrUnsupportedResult.
 func (m *modern) complete(server, method string, result json.RawMessage) (json.RawMessage, error) {
 	var r struct {
 		ResultType mcp.ResultType `json:"resultType"`
@@ -85,12 +86,13 @@ func (m *modern) complete(server, method string, result json.RawMessage) (json.R
 	switch r.ResultType {
 	case "", mcp.ResultTypeComplete:
 		return result, nil
-	// An "input_required" result of a multi-round-trip request is answered
-	// and the request sent again here.
-	default:
-		return nil, fmt.Errorf("%s: server %s answered with resultType %q: %w",
-			method, server, printable(string(r.ResultType), 64), ErrUnsupportedResult)
+	case mcp.ResultTypeInputRequired:
+		if method == string(mcp.MethodToolsCall) {
+			return result, nil
+		}
 	}
+	return nil, fmt.Errorf("%s: server %s answered with resultType %q: %w",
+		method, server, printable(string(r.ResultType), 64), ErrUnsupportedResult)
 }
 
 // reissuable says whether a request whose response stream broke may be

@@ -233,15 +233,20 @@ func TestModern_headers(t *testing.T) {
 	}
 }
 
-// resultType: missing or complete is a result; anything else is refused.
+// resultType: missing or complete is a result; input_required of a call
+// goes to the rounds of a multi-round-trip request; anything else is
+// refused.
 func TestModern_resultType(t *testing.T) {
 	t.Parallel()
 	u := connect(t, testenv.NewRawModern(t).Endpoint("raw"), Options{})
-	for _, name := range []string{"pending", "odd"} {
-		_, err := u.CallTool(context.Background(), name, nil)
-		if !errors.Is(err, ErrUnsupportedResult) || !strings.Contains(err.Error(), "resultType") {
-			t.Errorf("%s: %v", name, err)
-		}
+	_, err := u.CallTool(context.Background(), "odd", nil)
+	if !errors.Is(err, ErrUnsupportedResult) || !strings.Contains(err.Error(), `resultType "banana"`) {
+		t.Errorf("odd: %v", err)
+	}
+	// The server asks for input every time, with nothing to answer.
+	if _, err := u.CallTool(context.Background(), "pending", nil); err == nil || errors.Is(err, ErrUnsupportedResult) ||
+		!strings.Contains(err.Error(), "asked for input") {
+		t.Errorf("pending: %v", err)
 	}
 	if got := text(t, call(t, u, "route", `{}`)); got != "routed" {
 		t.Errorf("route: %q", got)
