@@ -390,11 +390,14 @@ func (d *Multiplexer) handle(ctx context.Context, conn net.Conn, guest bool) {
 		write(&response{Connecting: server})
 		return func() { write(&response{Connected: server}) }
 	})
+	flush := func() {}
 	if req.Logs {
-		ctx = logsTo(ctx, write)
+		ctx, flush = logsTo(ctx, write)
 	}
 	ctx = withProgressOf(ctx, &req, write)
-	write(d.serve(ctx, &req, guest))
+	res := d.serve(ctx, &req, guest)
+	flush()
+	write(res)
 }
 
 // verbOps are the requests of the four verbs: all a session's guest may

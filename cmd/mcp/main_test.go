@@ -226,6 +226,15 @@ func addLoggingTools(s *server.MCPServer) {
 			time.Sleep(100 * time.Millisecond)
 			return mcp.NewToolResultText("done"), nil
 		})
+	// loud logs its text four times, at error, which servers send unasked.
+	s.AddTool(mcp.NewTool("loud", mcp.WithString("text")),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			for range 4 {
+				_ = s.SendLogMessageToClient(ctx, mcp.NewLoggingMessageNotification(mcp.LoggingLevelError, "worker", req.GetString("text", "")))
+			}
+			time.Sleep(100 * time.Millisecond)
+			return mcp.NewToolResultText("done"), nil
+		})
 }
 
 func fakeServer() {
