@@ -111,13 +111,16 @@ func (u *conn) callTask(ctx context.Context, name string, params map[string]any)
 		return nil, err
 	}
 	var created struct {
-		Task *task `json:"task"`
+		Task json.RawMessage `json:"task"`
 	}
-	if err := json.Unmarshal(raw, &created); err != nil || created.Task == nil || created.Task.TaskID == "" {
+	if err := json.Unmarshal(raw, &created); err != nil || len(created.Task) == 0 || string(created.Task) == "null" {
 		// The server answered the call itself.
 		return u.callResult(name, raw)
 	}
-	t := created.Task
+	t := &task{}
+	if err := json.Unmarshal(created.Task, t); err != nil || t.TaskID == "" {
+		return nil, fmt.Errorf("tools/call %s: server %s sent an invalid task", name, u.server)
+	}
 	w := u.tasks.watch(t.TaskID)
 	defer u.tasks.unwatch(t.TaskID)
 	res, err := u.follow(ctx, name, t, w)

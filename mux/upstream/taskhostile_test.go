@@ -1,0 +1,74 @@
+package upstream
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpsh/mcp/manifests"
+)
+
+// hostileTaskServer is a hand-written streamable HTTP server that declares
+// task-augmented tools/call and answers tools/call, tasks/get and
+// tasks/result with the results given; the endpoint carries a credential
+// in a header.
+func hostileTaskServer(t *testing.T, results map[string]string) manifests.Endpoint {
+	t.Helper()
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			http.Error(w, "no stream", http.StatusMethodNotAllowed)
+			return
+		}
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		body, _ := io.ReadAll(r.Body)
+		if json.Unmarshal(body, &req) != nil || len(req.ID) == 0 {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		result, ok := results[req.Method]
+		if req.Method == "tools/list" && !ok {
+			// What a call's Mcp-Param-* headers are made from, when the
+			// caller gives no schema.
+			result, ok = `{"tools":[]}`, true
+		}
+		if req.Method == "initialize" {
+			result, ok = `{"protocolVersion":"2025-11-25","capabilities":{"tools":{},"tasks":{"requests":{"tools":{"call":{}}}}},"serverInfo":{"name":"hostile","version":"1"}}`, true
+		}
+		w.Header().Set("Content-Type", "application/json")
+		if !ok {
+			_, _ = w.Write([]byte(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"error":{"code":-32601,"message":"no"}}`))
+			return
+		}
+		_, _ = w.Write([]byte(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":` + result + `}`))
+	}))
+	t.Cleanup(ts.Close)
+	return manifests.Endpoint{ID: "hostile", URL: ts.URL + "/mcp", Type: "http", Headers: map[string]string{"X-Api-Key": "k-secret-4242"}}
+}
+
+// A created task that is not a task (its id a number, or empty) is an
+// invalid answer, not an empty result that passes for the tool's.
+func TestCallTool_taskInvalidCreated(t *testing.T) {
+	t.Parallel()
+	for _, created := range []string{
+		`{"task":{"taskId":7,"status":"working"}}`,
+		`{"task":{"taskId":"","status":"working"}}`,
+		`{"task":"t1"}`,
+	} {
+		ep := hostileTaskServer(t, map[string]string{"tools/call": created})
+		u := connect(t, ep, Options{})
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		res, err := taskCall(ctx, u, "research", `{}`, newStatuses())
+		cancel()
+		if err == nil || !strings.Contains(err.Error(), "invalid task") {
+			t.Errorf("created %s: result %+v, err %v; want an invalid task", created, res, err)
+		}
+	}
+}
