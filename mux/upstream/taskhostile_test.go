@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/manifests"
 )
 
@@ -69,6 +70,28 @@ func TestCallTool_taskInvalidCreated(t *testing.T) {
 		cancel()
 		if err == nil || !strings.Contains(err.Error(), "invalid task") {
 			t.Errorf("created %s: result %+v, err %v; want an invalid task", created, res, err)
+		}
+	}
+}
+
+// A task's status is the server's text like its message: it is reported
+// without the connection's secrets.
+func TestCallTool_taskStatusRedacted(t *testing.T) {
+	t.Parallel()
+	ep := hostileTaskServer(t, map[string]string{
+		"tools/call":   `{"task":{"taskId":"t1","status":"working k-secret-4242","pollInterval":0}}`,
+		"tasks/get":    `{"taskId":"t1","status":"completed"}`,
+		"tasks/result": `{"content":[{"type":"text","text":"done"}]}`,
+	})
+	u := connect(t, ep, Options{})
+	st := newStatuses()
+	ctx := WithCallHooks(WithTaskSupport(context.Background(), catalog.TaskRequired), &CallHooks{OnProgress: st.on})
+	if _, err := u.CallTool(ctx, "research", json.RawMessage(`{}`)); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range st.messages() {
+		if strings.Contains(m, "k-secret-4242") {
+			t.Errorf("a status reported the credential: %q", m)
 		}
 	}
 }

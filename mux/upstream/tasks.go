@@ -252,7 +252,7 @@ type taskReporter struct {
 }
 
 func (r *taskReporter) report(t *task) {
-	msg := t.Status
+	msg := r.text(t.Status)
 	if t.StatusMessage != "" {
 		msg += ": " + r.text(t.StatusMessage)
 	}
