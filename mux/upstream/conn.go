@@ -306,7 +306,12 @@ func (u *conn) unavailable(err error) *UnavailableError {
 // reqState travels in a request's context to the HTTP round tripper, which
 // records a response that broke a limit (ErrMessageTooLarge or
 // ErrMessageTooDeep).
-type reqState struct{ broke atomic.Pointer[error] }
+// ctx is the caller's: a request the server sends on the stream of this
+// request's response belongs to it.
+type reqState struct {
+	broke atomic.Pointer[error]
+	ctx   context.Context
+}
 
 type reqStateKey struct{}
 
@@ -357,7 +362,7 @@ func (u *conn) send(ctx context.Context, method string, params any) (*transport.
 	if u.params != nil {
 		u.addHeaders(ctx, &req)
 	}
-	st := &reqState{}
+	st := &reqState{ctx: ctx}
 	resp, err := u.tr.SendRequest(context.WithValue(ctx, reqStateKey{}, st), req)
 	if err != nil {
 		if ctx.Err() != nil {

@@ -128,9 +128,10 @@ func connectHTTP(ctx context.Context, ep manifests.Endpoint, opts Options, revis
 	u.rt.standard = true
 	u.revision = revision
 	u.params = &paramHeaders{}
+	hc := &http.Client{Transport: opts.httpTransport(ep, u.rt, u.secret)}
 	topts := []transport.StreamableHTTPCOption{
 		transport.WithHTTPHeaders(maps.Clone(ep.Headers)),
-		transport.WithHTTPBasicClient(&http.Client{Transport: opts.httpTransport(ep, u.rt, u.secret)}),
+		transport.WithHTTPBasicClient(hc),
 		transport.WithHTTPLogger(u.log),
 	}
 	if revision == Modern {
@@ -153,7 +154,11 @@ func connectHTTP(ctx context.Context, ep manifests.Endpoint, opts Options, revis
 		tr.SetProtocolVersion(revision)
 	}
 	u.tr = tr
-	u.c = u.newClient(tr)
+	if u.relay != nil {
+		endpoint, _ := url.Parse(ep.URL) // NewStreamableHTTP parsed it
+		u.tr = &relayedHTTP{StreamableHTTP: tr, u: u, hc: hc, url: endpoint, head: ep.Headers}
+	}
+	u.c = u.newClient(u.tr)
 	// Requests carry ctx, so ending it ends the attempt; nothing to abort.
 	if err := u.handshake(ctx, opts, func() {}); err != nil {
 		status := int(u.rt.status.Load())
