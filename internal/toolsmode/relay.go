@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -20,12 +21,17 @@ type Relay struct {
 	mu     sync.Mutex
 	ss     *mcp.ServerSession // nil while no client is served
 	logs   chan upstream.LogMessage
+	queued atomic.Int64 // bytes of data in logs
 	levels *upstream.LogLevel
 }
 
-// logQueue is how many log messages wait for a slow client before more
-// are dropped.
-const logQueue = 256
+// Bounds on the log messages that wait for a slow client, past which more
+// are dropped: how many, and how many bytes of data (a message may be as
+// large as a server's message may).
+const (
+	logQueue      = 256
+	logQueueBytes = 8 << 20
+)
 
 // NewRelay returns a Relay with no client yet: until a Server serving one
 // attaches it, upstream requests are answered by the connections' rule
@@ -58,6 +64,7 @@ func (r *Relay) attach(ss *mcp.ServerSession) (detach func()) {
 			case <-ctx.Done():
 				return
 			case m := <-r.logs:
+				r.queued.Add(-int64(len(m.Data)))
 				_ = ss.Log(ctx, &mcp.LoggingMessageParams{
 					Level: mcp.LoggingLevel(m.Level), Logger: loggerName(m), Data: m.Data})
 			}
@@ -79,9 +86,15 @@ func (r *Relay) log(m upstream.LogMessage) {
 	if r.session() == nil {
 		return
 	}
+	n := int64(len(m.Data))
+	if r.queued.Add(n) > logQueueBytes {
+		r.queued.Add(-n)
+		return
+	}
 	select {
 	case r.logs <- m:
 	default:
+		r.queued.Add(-n)
 	}
 }
 

@@ -316,3 +316,22 @@ func TestRelay_FiltersByTheClientsLevel(t *testing.T) {
 		t.Errorf("data = %s", data)
 	}
 }
+
+// Log messages waiting for a client that does not take them are bounded in
+// bytes as well as in number: a server sending large ones cannot make
+// mcp serve hold hundreds of them.
+func TestRelay_logQueueBytes(t *testing.T) {
+	r := NewRelay()
+	r.ss = &mcp.ServerSession{} // a client is served, and takes nothing
+	data, _ := json.Marshal(strings.Repeat("x", 1<<20))
+	for range logQueue {
+		r.log(upstream.LogMessage{Server: "fake", Level: "info", Data: data})
+	}
+	total := 0
+	for len(r.logs) > 0 {
+		total += len((<-r.logs).Data)
+	}
+	if total > logQueueBytes {
+		t.Errorf("%d bytes of log messages wait for the client, want at most %d", total, logQueueBytes)
+	}
+}
