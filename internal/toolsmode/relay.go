@@ -3,6 +3,7 @@ package toolsmode
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"sync"
 	"sync/atomic"
 
@@ -18,8 +19,11 @@ import (
 // options (Upstream), and the Server attaches its client session while it
 // serves (Options.Relay). A Server with a Relay declares logging.
 type Relay struct {
-	mu     sync.Mutex
-	ss     *mcp.ServerSession // nil while no client is served
+	mu sync.Mutex
+	ss *mcp.ServerSession // nil while no client is served
+	// ours is the client's id of a server's task, when the client started
+	// it through the task relay.
+	ours   func(server, upstreamID string) (string, bool)
 	logs   chan upstream.LogMessage
 	queued atomic.Int64 // bytes of data in logs
 	levels *upstream.LogLevel
@@ -51,9 +55,9 @@ func (r *Relay) Upstream(o upstream.Options) upstream.Options {
 // attach serves ss until the function returned is called; the log
 // messages queued meanwhile go to it on a goroutine that the function
 // stops and waits for.
-func (r *Relay) attach(ss *mcp.ServerSession) (detach func()) {
+func (r *Relay) attach(ss *mcp.ServerSession, ours func(server, upstreamID string) (string, bool)) (detach func()) {
 	r.mu.Lock()
-	r.ss = ss
+	r.ss, r.ours = ss, ours
 	r.mu.Unlock()
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -72,7 +76,7 @@ func (r *Relay) attach(ss *mcp.ServerSession) (detach func()) {
 	}()
 	return func() {
 		r.mu.Lock()
-		r.ss = nil
+		r.ss, r.ours = nil, nil
 		r.mu.Unlock()
 		stop()
 		<-done
@@ -121,7 +125,7 @@ func (r *Relay) session() *mcp.ServerSession {
 // the client declared elicitation in the request's mode (form, or url);
 // otherwise the connection's rule answers it. The server's message and
 // schema are passed on as data, the schema as the server sent it.
-func (r *Relay) elicit(ctx context.Context, _ string, params json.RawMessage) (json.RawMessage, bool, error) {
+func (r *Relay) elicit(ctx context.Context, server string, params json.RawMessage) (json.RawMessage, bool, error) {
 	ss := r.session()
 	if ss == nil {
 		return nil, false, nil
@@ -136,6 +140,7 @@ func (r *Relay) elicit(ctx context.Context, _ string, params json.RawMessage) (j
 	if len(raw.RequestedSchema) > 0 {
 		p.RequestedSchema = raw.RequestedSchema
 	}
+	p.Meta = r.taskMeta(server, p.Meta)
 	if !canElicit(ss, p.Mode) {
 		return nil, false, nil
 	}
@@ -165,4 +170,35 @@ func canElicit(ss *mcp.ServerSession, mode string) bool {
 		return caps.URL != nil
 	}
 	return false
+}
+
+// taskMeta is a request's _meta with the task it belongs to named as the
+// client knows it: by the client's id when the client started the task
+// through the task relay, and not at all when the task is the
+// connection's own (a plain call of a tool that runs as a task upstream).
+// A client that keeps tasks files its answer to a task's request under
+// that task, so an id it does not know would lose the answer.
+func (r *Relay) taskMeta(server string, meta mcp.Meta) mcp.Meta {
+	related, ok := meta[relatedTaskKey]
+	if !ok {
+		return meta
+	}
+	out := maps.Clone(meta)
+	delete(out, relatedTaskKey)
+	var t struct {
+		TaskID string `json:"taskId"`
+	}
+	b, _ := json.Marshal(related)
+	r.mu.Lock()
+	ours := r.ours
+	r.mu.Unlock()
+	if json.Unmarshal(b, &t) == nil && t.TaskID != "" && ours != nil {
+		if id, ok := ours(server, t.TaskID); ok {
+			out[relatedTaskKey] = map[string]string{"taskId": id}
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }

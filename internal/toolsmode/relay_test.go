@@ -335,3 +335,57 @@ func TestRelay_logQueueBytes(t *testing.T) {
 		t.Errorf("%d bytes of log messages wait for the client, want at most %d", total, logQueueBytes)
 	}
 }
+
+// A plain call of a tool that runs as a task upstream asks for input under
+// the upstream's task; the client, which made no task, gets the request
+// without the task's _meta.
+func TestServer_RelaysTaskRequestWithoutItsTask(t *testing.T) {
+	relay := NewRelay()
+	eng := relayEngine(t, relay, []*catalog.ServerSurface{{ID: "everything", Tools: []string{"simulate-research-query"}}}, testenv.EverythingStdio(t))
+	s, _ := newServer(t, eng, Options{Relay: relay})
+	var mu sync.Mutex
+	var asked []*mcp.ElicitParams
+	cs := goClient(t, s, "2025-11-25", &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		mu.Lock()
+		asked = append(asked, req.Params)
+		mu.Unlock()
+		return &mcp.ElicitResult{Action: "decline"}, nil
+	}})
+	got := callText(t, cs, "everything__simulate_research_query", map[string]any{"topic": "python", "ambiguous": true})
+	if !strings.Contains(got, "Research Report: python") {
+		t.Errorf("result = %.300q", got)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(asked) != 1 {
+		t.Fatalf("the client was asked %d times, want once", len(asked))
+	}
+	if _, ok := asked[0].Meta[relatedTaskKey]; ok {
+		t.Errorf("the request names the upstream's task: %v", asked[0].Meta)
+	}
+}
+
+// A task's request names the task by the client's id when the client
+// started it through the task relay, and not at all otherwise; other
+// _meta keys stay.
+func TestRelay_taskMeta(t *testing.T) {
+	r := NewRelay()
+	r.ours = func(server, id string) (string, bool) { return "c-1", server == "everything" && id == "up-1" }
+	related := func(id string) map[string]any { return map[string]any{"taskId": id} }
+	for _, tt := range []struct {
+		in, want mcp.Meta
+	}{
+		{nil, nil},
+		{mcp.Meta{"k": "v"}, mcp.Meta{"k": "v"}},
+		{mcp.Meta{relatedTaskKey: related("up-1"), "k": "v"}, mcp.Meta{relatedTaskKey: map[string]string{"taskId": "c-1"}, "k": "v"}},
+		{mcp.Meta{relatedTaskKey: related("up-2"), "k": "v"}, mcp.Meta{"k": "v"}},
+		{mcp.Meta{relatedTaskKey: related("up-2")}, nil},
+		{mcp.Meta{relatedTaskKey: 7}, nil},
+	} {
+		got, _ := json.Marshal(r.taskMeta("everything", tt.in))
+		want, _ := json.Marshal(tt.want)
+		if string(got) != string(want) {
+			t.Errorf("taskMeta(%v) = %s, want %s", tt.in, got, want)
+		}
+	}
+}

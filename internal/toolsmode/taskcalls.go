@@ -168,6 +168,16 @@ func (c *taskConn) listTasks(ctx context.Context) (json.RawMessage, error) {
 	return json.Marshal(map[string]any{"tasks": list})
 }
 
+// clientTask is the client's id of a server's task, when the client
+// served now started it through the task relay.
+func (s *Server) clientTask(server, upstreamID string) (string, bool) {
+	c := s.tasks.conn.Load()
+	if c == nil {
+		return "", false
+	}
+	return c.table.ours(server, upstreamID)
+}
+
 // taskStatus passes an upstream's notifications/tasks/status on to the
 // client served now, under its id, when the task is its. It runs on the
 // upstream's read goroutine, so it never waits.

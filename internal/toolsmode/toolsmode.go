@@ -346,7 +346,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 		return err
 	}
 	if s.opts.Relay != nil {
-		defer s.opts.Relay.attach(ss)()
+		defer s.opts.Relay.attach(ss, s.clientTask)()
 	}
 	done := make(chan error, 1)
 	go func() { done <- ss.Wait() }()
