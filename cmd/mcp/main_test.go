@@ -158,8 +158,6 @@ func fakeEvent(line string) {
 // tinyPNG is a 1×1 PNG.
 var tinyPNG, _ = base64.StdEncoding.DecodeString("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")
 
-// fakeServer is an MCP stdio server for output and fault tests. With
-// FAKE_EXTRA=1 it offers one more tool, as a server that adds tools later.
 // addHostileTools gives the fake server tools whose names, descriptions,
 // results and errors carry terminal escape sequences and bidi overrides.
 func addHostileTools(s *server.MCPServer) {
@@ -237,8 +235,35 @@ func addLoggingTools(s *server.MCPServer) {
 		})
 }
 
+// addChangingTools gives the fake server tools that change its tool list
+// while a client is connected, as servers do: add_named adds a tool of the
+// name it is given (which answers its name), remove_named removes one.
+// Each change notifies tools/list_changed.
+func addChangingTools(s *server.MCPServer) {
+	s.AddTool(mcp.NewTool("add_named", mcp.WithString("name", mcp.Required())),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			name := req.GetString("name", "")
+			s.AddTool(mcp.NewTool(name), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return mcp.NewToolResultText(name), nil
+			})
+			return mcp.NewToolResultText("added " + name), nil
+		})
+	s.AddTool(mcp.NewTool("remove_named", mcp.WithString("name", mcp.Required())),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			s.DeleteTools(req.GetString("name", ""))
+			return mcp.NewToolResultText("removed " + req.GetString("name", "")), nil
+		})
+}
+
+// fakeServer is an MCP stdio server for output and fault tests. With
+// FAKE_EXTRA=1 it offers one more tool, as a server that adds tools later;
+// FAKE_INSTRUCTIONS are its instructions.
 func fakeServer() {
-	s := server.NewMCPServer("fake", "1.0.0")
+	var opts []server.ServerOption
+	if text := os.Getenv("FAKE_INSTRUCTIONS"); text != "" {
+		opts = append(opts, server.WithInstructions(text))
+	}
+	s := server.NewMCPServer("fake", "1.0.0", opts...)
 	s.AddTool(mcp.NewTool("echo", mcp.WithString("message", mcp.Required())),
 		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultText(req.GetString("message", "")), nil
@@ -303,6 +328,9 @@ func fakeServer() {
 	}
 	if os.Getenv("FAKE_META") == "1" {
 		testenv.AddMetaTools(s)
+	}
+	if os.Getenv("FAKE_CHANGES") == "1" {
+		addChangingTools(s)
 	}
 	if os.Getenv("FAKE_HOSTILE") == "1" {
 		addHostileTools(s)
