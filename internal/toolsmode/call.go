@@ -41,6 +41,10 @@ func (s *Server) gate(next mcp.MethodHandler) mcp.MethodHandler {
 		if ir, ok := req.(*mcp.ServerRequest[*mcp.InitializeParams]); ok {
 			askLegacy(ir)
 		}
+		if lr, ok := req.(*mcp.ListToolsRequest); ok {
+			res, err := next(ctx, method, req)
+			return withoutCacheHints(lr.Session, res), err
+		}
 		r, ok := req.(*mcp.CallToolRequest)
 		if method != methodCallTool || !ok || r.Params == nil {
 			return next(ctx, method, req)
@@ -76,6 +80,37 @@ func askLegacy(ir *mcp.ServerRequest[*mcp.InitializeParams]) {
 	if ir.Params != nil && ir.Params.ProtocolVersion >= statelessRevision {
 		ir.Params.ProtocolVersion = newestHandshake
 	}
+}
+
+// withoutCacheHints leaves out of a tools/list result to a client on a
+// revision with the handshake the cache hints (ttlMs, cacheScope) that
+// only 2026-07-28 defines, and that the SDK puts in every list result.
+func withoutCacheHints(ss *mcp.ServerSession, res mcp.Result) mcp.Result {
+	lr, ok := res.(*mcp.ListToolsResult)
+	if !ok || ss == nil {
+		return res
+	}
+	if ip := ss.InitializeParams(); ip == nil || ip.ProtocolVersion >= statelessRevision {
+		return res
+	}
+	return handshakeList{lr}
+}
+
+// handshakeList is a tools/list result without the cache hints.
+type handshakeList struct{ *mcp.ListToolsResult }
+
+func (l handshakeList) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(l.ListToolsResult)
+	if err != nil {
+		return nil, err
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(b, &fields); err != nil {
+		return nil, err
+	}
+	delete(fields, "ttlMs")
+	delete(fields, "cacheScope")
+	return json.Marshal(fields)
 }
 
 // answered says whether the server answers a method: the protocol's own

@@ -16,7 +16,7 @@ import (
 // A client that asks initialize for 2026-07-28 is answered in the legacy
 // revision that initialize negotiates, and gets what that revision
 // promises: tools/list_changed after mcp_search loads a tool, and results
-// without the newer revision's fields. The SDK decides both by the version
+// without the newer revision's fields (resultType; ttlMs and cacheScope). The SDK decides both by the version
 // asked for, so the server corrects the request before the SDK reads it.
 func TestServer_InitializeAskingForNewerRevision(t *testing.T) {
 	eng := newEngine(t, []*catalog.ServerSurface{{ID: "fake", All: true, DeferAll: true}}, testenv.FakeServer(t, testenv.ModeDefault))
@@ -49,4 +49,11 @@ func TestServer_InitializeAskingForNewerRevision(t *testing.T) {
 		t.Errorf("a result in %s carries resultType: %s", init.ProtocolVersion, out)
 	}
 	c.waitChanged(t)
+	// The SDK puts the cache hints of 2026-07-28 in every tools/list.
+	list := c.raw(t, "tools/list", map[string]any{})
+	for _, field := range []string{`"resultType"`, `"ttlMs"`, `"cacheScope"`} {
+		if strings.Contains(string(list), field) {
+			t.Errorf("tools/list in %s carries %s: %s", init.ProtocolVersion, field, list)
+		}
+	}
 }
