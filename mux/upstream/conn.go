@@ -526,13 +526,13 @@ func (u *conn) CallTool(ctx context.Context, name string, args json.RawMessage) 
 		}
 	}
 	params := map[string]any{"name": name, "arguments": args}
-	meta, stop := u.callMeta(HooksOf(ctx))
-	defer stop()
+	meta, sink := u.callMeta(HooksOf(ctx))
+	defer sink.stop()
 	if meta != nil {
 		params["_meta"] = meta
 	}
 	if u.asTask(ctx) {
-		return u.callTask(ctx, name, params)
+		return u.callTask(ctx, name, params, sink)
 	}
 	raw, err := u.requestRounds(ctx, "tools/call", params)
 	if err != nil {

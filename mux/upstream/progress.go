@@ -1,6 +1,8 @@
 package upstream
 
 import (
+	"context"
+	"math"
 	"strconv"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -11,11 +13,21 @@ import (
 const progressBuffer = 32
 
 // progressSink hands one call's progress reports to its OnProgress in
-// order, on a goroutine of its own: the reports arrive on the transport's
-// read goroutine, which must not wait for the caller.
+// order, on a goroutine of its own: the server's notifications/progress,
+// which arrive on the transport's read goroutine that must not wait for
+// the caller, and the status of the task the call became, which its
+// follower reports. One stream, numbered by one owner (progressOrder),
+// so that the caller sees the progress of each report above the last.
 type progressSink struct {
-	reports chan Progress
+	reports chan sinkReport
 	done    chan struct{}
+	end     func() // stops routing the token's reports to the sink
+}
+
+// sinkReport is a report on its way to OnProgress.
+type sinkReport struct {
+	Progress
+	status bool // a task's status, whose progress the sink gives
 }
 
 // ownMeta are the _meta keys a connection speaks for itself, so a
@@ -32,34 +44,33 @@ var ownMeta = map[string]bool{
 // callMeta is the _meta of a tools/call under h: the caller's keys, with
 // the connection's own progress token when h asks for progress (a
 // caller's token is replaced), and nil when there is nothing to send.
-// watch starts routing that token's reports to h.OnProgress; stop, which
-// the caller defers, ends it and returns once every report taken in has
-// been handed over.
-func (u *conn) callMeta(h *CallHooks) (meta map[string]any, stop func()) {
+// sink, nil when h does not ask for progress, routes that token's reports
+// to h.OnProgress; the caller defers its stop.
+func (u *conn) callMeta(h *CallHooks) (meta map[string]any, sink *progressSink) {
 	meta = map[string]any{}
 	for k, v := range h.Meta {
 		if !ownMeta[k] {
 			meta[k] = v
 		}
 	}
-	stop = func() {}
 	if h.OnProgress != nil {
 		token := "mcp-progress-" + strconv.FormatInt(u.nextID.Add(1), 10)
 		meta["progressToken"] = token
-		stop = u.watchProgress(token, h.OnProgress)
+		sink = u.watchProgress(token, h.OnProgress)
 	}
 	if len(meta) == 0 {
 		meta = nil
 	}
-	return meta, stop
+	return meta, sink
 }
 
-func (u *conn) watchProgress(token string, on func(Progress)) (stop func()) {
-	s := &progressSink{reports: make(chan Progress, progressBuffer), done: make(chan struct{})}
+func (u *conn) watchProgress(token string, on func(Progress)) *progressSink {
+	s := &progressSink{reports: make(chan sinkReport, progressBuffer), done: make(chan struct{})}
 	go func() {
 		defer close(s.done)
-		for p := range s.reports {
-			on(p)
+		var order progressOrder
+		for r := range s.reports {
+			on(order.next(r))
 		}
 	}()
 	u.mu.Lock()
@@ -68,13 +79,70 @@ func (u *conn) watchProgress(token string, on func(Progress)) (stop func()) {
 	}
 	u.progress[token] = s
 	u.mu.Unlock()
-	return func() {
+	s.end = func() {
 		u.mu.Lock()
 		delete(u.progress, token)
 		u.mu.Unlock()
-		close(s.reports)
-		<-s.done
 	}
+	return s
+}
+
+// status reports a task's status through the sink, after the reports
+// taken in before it, waiting for room rather than dropping it. Only the
+// sink's owner calls it, before stop.
+func (s *progressSink) status(ctx context.Context, p Progress) {
+	if s == nil {
+		return
+	}
+	select {
+	case s.reports <- sinkReport{Progress: p, status: true}:
+	case <-ctx.Done():
+	}
+}
+
+// stop ends the sink and returns once every report taken in has been
+// handed over.
+func (s *progressSink) stop() {
+	if s == nil {
+		return
+	}
+	s.end()
+	close(s.reports)
+	<-s.done
+}
+
+// progressOrder numbers the reports of one call so that each one's
+// progress is above the last (the spec requires it of the values a
+// client sees). A server's report keeps its own unless it is not above
+// the last; a task's status, which has none, takes the next.
+type progressOrder struct {
+	last, total float64
+	sent        bool
+}
+
+func (o *progressOrder) next(r sinkReport) Progress {
+	p := r.Progress
+	if r.status {
+		p.Total = o.total
+	}
+	if r.status || o.sent && p.Progress <= o.last {
+		p.Progress = o.above()
+	}
+	o.last, o.sent = p.Progress, true
+	if p.Total > 0 {
+		o.total = p.Total
+	}
+	return p
+}
+
+// above is the next progress: while no total is known progress counts
+// reports, so it is the next whole number; against a total it is the
+// least number above the last, which moves the fraction done by nothing.
+func (o *progressOrder) above() float64 {
+	if o.total == 0 {
+		return math.Floor(o.last) + 1
+	}
+	return math.Nextafter(o.last, math.Inf(1))
 }
 
 // onProgress routes a notifications/progress to the call whose token it
@@ -101,7 +169,7 @@ func (u *conn) onProgress(n mcp.JSONRPCNotification) {
 		return
 	}
 	select {
-	case s.reports <- p:
+	case s.reports <- sinkReport{Progress: p}:
 	default:
 		u.log.Debug("dropped a progress report the caller had no time for")
 	}

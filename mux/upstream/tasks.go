@@ -104,7 +104,8 @@ func (e *TaskError) Error() string {
 }
 
 // callTask makes a tools/call as a task and follows the task to its end.
-func (u *conn) callTask(ctx context.Context, name string, params map[string]any) (*catalog.Result, error) {
+// Its statuses are reported through sink, the call's progress.
+func (u *conn) callTask(ctx context.Context, name string, params map[string]any, sink *progressSink) (*catalog.Result, error) {
 	params["task"] = map[string]any{}
 	raw, err := u.request(ctx, "tools/call", params)
 	if err != nil {
@@ -123,7 +124,7 @@ func (u *conn) callTask(ctx context.Context, name string, params map[string]any)
 	}
 	w := u.tasks.watch(t.TaskID)
 	defer u.tasks.unwatch(t.TaskID)
-	res, err := u.follow(ctx, name, t, w)
+	res, err := u.follow(ctx, name, t, w, sink)
 	if err != nil && ctx.Err() != nil {
 		u.cancelTask(t.TaskID)
 	}
@@ -132,10 +133,10 @@ func (u *conn) callTask(ctx context.Context, name string, params map[string]any)
 
 // follow polls a task with tasks/get, or takes what notifications/tasks/status
 // says of it, until it ends or needs input, reporting each change through
-// the call's OnProgress; then it fetches the outcome with tasks/result,
+// sink; then it fetches the outcome with tasks/result,
 // which waits for the end (and carries the server's requests for input).
-func (u *conn) follow(ctx context.Context, name string, t *task, w <-chan task) (*catalog.Result, error) {
-	rep := taskReporter{on: HooksOf(ctx).OnProgress, text: u.secret.Text}
+func (u *conn) follow(ctx context.Context, name string, t *task, w <-chan task, sink *progressSink) (*catalog.Result, error) {
+	rep := taskReporter{ctx: ctx, sink: sink, text: u.secret.Text}
 	rep.report(t)
 	for !t.terminal() && t.Status != taskInputRequired {
 		timer := time.NewTimer(t.interval())
@@ -242,12 +243,12 @@ func (u *conn) cancelTask(id string) {
 }
 
 // taskReporter reports a task's status changes as progress: "working:
-// Gathering sources...". Progress counts the reports, so that it grows
-// as progress must.
+// Gathering sources...", through the call's sink, which numbers them
+// among the server's own reports.
 type taskReporter struct {
-	on   func(Progress)
+	ctx  context.Context
+	sink *progressSink       // nil when the caller does not ask for progress
 	text func(string) string // takes the connection's secrets out
-	n    int
 	last string
 }
 
@@ -256,12 +257,11 @@ func (r *taskReporter) report(t *task) {
 	if t.StatusMessage != "" {
 		msg += ": " + r.text(t.StatusMessage)
 	}
-	if r.on == nil || msg == r.last {
+	if r.sink == nil || msg == r.last {
 		return
 	}
 	r.last = msg
-	r.n++
-	r.on(Progress{Progress: float64(r.n), Message: msg})
+	r.sink.status(r.ctx, Progress{Message: msg})
 }
 
 // taskWatch hands notifications/tasks/status to the call following that
