@@ -95,3 +95,23 @@ func TestCallTool_taskStatusRedacted(t *testing.T) {
 		}
 	}
 }
+
+// A task id is the server's text: an invalid tasks/get names it without
+// the connection's secrets.
+func TestCallTool_taskGetErrorRedacted(t *testing.T) {
+	t.Parallel()
+	ep := hostileTaskServer(t, map[string]string{
+		"tools/call": `{"task":{"taskId":"task-k-secret-4242","status":"working","pollInterval":0}}`,
+		"tasks/get":  `{"taskId":"task-k-secret-4242"}`,
+	})
+	u := connect(t, ep, Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err := taskCall(ctx, u, "research", `{}`, newStatuses())
+	if err == nil || !strings.Contains(err.Error(), "invalid task") {
+		t.Fatalf("CallTool = %v, want an invalid task", err)
+	}
+	if strings.Contains(err.Error(), "k-secret-4242") {
+		t.Errorf("the error names the credential: %v", err)
+	}
+}

@@ -186,7 +186,9 @@ func (u *conn) getTask(ctx context.Context, name, id string) (*task, error) {
 	}
 	var t task
 	if err := json.Unmarshal(raw, &t); err != nil || t.Status == "" {
-		return nil, fmt.Errorf("tasks/get %s: server %s sent an invalid task for %s", clip.Runes(id, 64), u.server, name)
+		// The id is the server's text: its secrets go before it is cut,
+		// which could leave part of one.
+		return nil, fmt.Errorf("tasks/get %s: server %s sent an invalid task for %s", clip.Runes(u.secret.Text(id), 64), u.server, name)
 	}
 	t.TaskID = id
 	return &t, nil
