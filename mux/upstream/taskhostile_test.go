@@ -9,8 +9,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/clip"
 	"github.com/mcpsh/mcp/manifests"
 )
 
@@ -113,5 +115,31 @@ func TestCallTool_taskGetErrorRedacted(t *testing.T) {
 	}
 	if strings.Contains(err.Error(), "k-secret-4242") {
 		t.Errorf("the error names the credential: %v", err)
+	}
+}
+
+// A task's status message becomes progress clipped: a server cannot make
+// every report carry a page of text.
+func TestCallTool_taskStatusClipped(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("é", 5000)
+	ep := hostileTaskServer(t, map[string]string{
+		"tools/call":   `{"task":{"taskId":"t1","status":"working","statusMessage":"` + long + `","pollInterval":0}}`,
+		"tasks/get":    `{"taskId":"t1","status":"completed"}`,
+		"tasks/result": `{"content":[{"type":"text","text":"done"}]}`,
+	})
+	u := connect(t, ep, Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	st := newStatuses()
+	if _, err := taskCall(ctx, u, "research", `{}`, st); err != nil {
+		t.Fatal(err)
+	}
+	msgs := st.messages()
+	if len(msgs) == 0 || !strings.HasPrefix(msgs[0], "working: éé") || !strings.HasSuffix(msgs[0], clip.Ellipsis) {
+		t.Fatalf("statuses = %.80q, want the first clipped", msgs)
+	}
+	if n := utf8.RuneCountInString(msgs[0]); n > maxStatusText {
+		t.Errorf("the status has %d runes, want at most %d", n, maxStatusText)
 	}
 }

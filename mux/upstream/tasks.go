@@ -254,11 +254,19 @@ type taskReporter struct {
 	last string
 }
 
+// maxStatusText bounds a status as progress, in runes. A status message
+// says what a task is doing in a line or two; 500 runes is several lines
+// of a terminal, and keeps a server from making every report that an
+// mcp serve client receives carry a page (the terminal line is clipped
+// to its width again).
+const maxStatusText = 500
+
 func (r *taskReporter) report(t *task) {
 	msg := r.text(t.Status)
 	if t.StatusMessage != "" {
 		msg += ": " + r.text(t.StatusMessage)
 	}
+	msg = clip.Runes(msg, maxStatusText) // after the secrets: a cut could leave part of one
 	if r.sink == nil || msg == r.last {
 		return
 	}
