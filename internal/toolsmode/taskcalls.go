@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/mcpsh/mcp/catalog"
@@ -27,9 +28,10 @@ const relatedTaskKey = "io.modelcontextprotocol/related-task"
 // answered plainly as to a client without tasks.
 func (c *taskConn) takeCall(req *jsonrpc.Request) bool {
 	var p struct {
-		Name      string          `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
-		Task      json.RawMessage `json:"task"`
+		Name      string                     `json:"name"`
+		Arguments json.RawMessage            `json:"arguments"`
+		Task      json.RawMessage            `json:"task"`
+		Meta      map[string]json.RawMessage `json:"_meta"`
 	}
 	if !req.ID.IsValid() || json.Unmarshal(req.Params, &p) != nil || !isObject(p.Task) {
 		return false
@@ -39,9 +41,33 @@ func (c *taskConn) takeCall(req *jsonrpc.Request) bool {
 		return false // the gate answers a name outside the active set
 	}
 	c.answer(req, func(ctx context.Context, _ *jsonrpc.Request) (json.RawMessage, error) {
-		return c.startTask(ctx, e, p.Arguments, p.Task)
+		return c.startTask(c.taskHooks(ctx, p.Meta), e, p.Arguments, p.Task)
 	})
 	return true
+}
+
+// taskHooks is ctx for starting a task for the client, as withCallHooks
+// is for a plain call: the client's _meta goes upstream, key by key, and
+// when it carries a progressToken the task's progress comes back to the
+// client under that token until the task ends.
+func (c *taskConn) taskHooks(ctx context.Context, meta map[string]json.RawMessage) context.Context {
+	if len(meta) == 0 {
+		return ctx
+	}
+	h := *upstream.HooksOf(ctx)
+	h.Meta = meta
+	if token, ok := meta["progressToken"]; ok {
+		h.OnProgress = func(p upstream.Progress) {
+			params, err := json.Marshal(&mcp.ProgressNotificationParams{
+				ProgressToken: token, Progress: p.Progress, Total: p.Total, Message: p.Message})
+			if err != nil {
+				return
+			}
+			// A client that is gone misses a report.
+			_ = c.send(c.life, &jsonrpc.Request{Method: "notifications/progress", Params: params})
+		}
+	}
+	return upstream.WithCallHooks(ctx, &h)
 }
 
 // startTask starts e's task upstream and answers with its CreateTaskResult

@@ -551,6 +551,7 @@ func (u *conn) Close() error {
 		close(u.closing)
 		u.mu.Unlock()
 		u.setDead(u.unavailable(ErrClosed))
+		u.tasks.close()
 		if u.levels != nil {
 			u.levels.leave(u)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"strconv"
+	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -22,6 +23,7 @@ type progressSink struct {
 	reports chan sinkReport
 	done    chan struct{}
 	end     func() // stops routing the token's reports to the sink
+	once    sync.Once
 }
 
 // sinkReport is a report on its way to OnProgress.
@@ -106,9 +108,17 @@ func (s *progressSink) stop() {
 	if s == nil {
 		return
 	}
-	s.end()
-	close(s.reports)
+	s.release()
 	<-s.done
+}
+
+// release ends the sink without waiting: the reports taken in are still
+// handed over, on its goroutine. It is safe to call more than once.
+func (s *progressSink) release() {
+	s.once.Do(func() {
+		s.end()
+		close(s.reports)
+	})
 }
 
 // progressOrder numbers the reports of one call so that each one's

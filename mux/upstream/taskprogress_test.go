@@ -8,6 +8,7 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -22,11 +23,12 @@ import (
 // declares task-augmented tools/call and answers each request with an
 // event stream: first the notifications send gives for the request's
 // method (and the progress token its tools/call carried), then the result
-// results gives.
-func streamingTaskServer(t *testing.T, results func(method string, n int) string, send func(method string, n int, token json.RawMessage) []string) manifests.Endpoint {
+// results gives. meta is the _meta of the last tools/call.
+func streamingTaskServer(t *testing.T, results func(method string, n int) string, send func(method string, n int, token json.RawMessage) []string) (_ manifests.Endpoint, meta func() map[string]json.RawMessage) {
 	t.Helper()
 	var mu sync.Mutex
 	var token json.RawMessage
+	var callMeta map[string]json.RawMessage
 	count := map[string]int{}
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
@@ -37,9 +39,7 @@ func streamingTaskServer(t *testing.T, results func(method string, n int) string
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
 			Params struct {
-				Meta struct {
-					ProgressToken json.RawMessage `json:"progressToken"`
-				} `json:"_meta"`
+				Meta map[string]json.RawMessage `json:"_meta"`
 			} `json:"params"`
 		}
 		body, _ := io.ReadAll(r.Body)
@@ -49,7 +49,7 @@ func streamingTaskServer(t *testing.T, results func(method string, n int) string
 		}
 		mu.Lock()
 		if req.Method == "tools/call" {
-			token = req.Params.Meta.ProgressToken
+			token, callMeta = req.Params.Meta["progressToken"], req.Params.Meta
 		}
 		count[req.Method]++
 		n, tok := count[req.Method], token
@@ -71,7 +71,11 @@ func streamingTaskServer(t *testing.T, results func(method string, n int) string
 		_, _ = fmt.Fprintf(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":%s}\n\n", req.ID, result)
 	}))
 	t.Cleanup(ts.Close)
-	return manifests.Endpoint{ID: "streaming", URL: ts.URL + "/mcp", Type: "http"}
+	return manifests.Endpoint{ID: "streaming", URL: ts.URL + "/mcp", Type: "http"}, func() map[string]json.RawMessage {
+		mu.Lock()
+		defer mu.Unlock()
+		return callMeta
+	}
 }
 
 // A task call whose server reports progress of its own while its task's
@@ -102,7 +106,8 @@ func TestCallTool_taskProgressOrdered(t *testing.T) {
 		}
 		return out
 	}
-	u := connect(t, streamingTaskServer(t, results, send), Options{})
+	ep, _ := streamingTaskServer(t, results, send)
+	u := connect(t, ep, Options{})
 
 	var busy atomic.Int32
 	var mu sync.Mutex
@@ -165,5 +170,70 @@ func TestProgressOrder_next(t *testing.T) {
 		if got.Progress != tt.want || got.Total != tt.total || got.Message != tt.in.Message {
 			t.Errorf("%d: next(%+v) = %+v, want progress %v of %v", i, tt.in, got, tt.want, tt.total)
 		}
+	}
+}
+
+// A task started for a caller of its own carries the caller's _meta, as a
+// plain call does, with the connection's progress token; the server's
+// progress for the task reaches the caller until the task ends.
+func TestConn_StartTaskMeta(t *testing.T) {
+	t.Parallel()
+	results := func(method string, n int) string {
+		switch method {
+		case "tools/call":
+			return `{"task":{"taskId":"t1","status":"working"}}`
+		case "tasks/get":
+			return `{"taskId":"t1","status":"working"}`
+		}
+		return `{"content":[{"type":"text","text":"done"}]}`
+	}
+	step := 0
+	send := func(method string, n int, token json.RawMessage) []string {
+		step++
+		return []string{fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":%s,"progress":%d,"total":3}}`, token, step)}
+	}
+	ep, sentMeta := streamingTaskServer(t, results, send)
+	u := connect(t, ep, Options{})
+	var log progressLog
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	ctx = WithCallHooks(ctx, &CallHooks{OnProgress: log.add, Meta: map[string]json.RawMessage{
+		"progressToken":     json.RawMessage(`"caller-token"`),
+		"com.example/trace": json.RawMessage(`{"id":7}`),
+	}})
+	_, id, err := u.StartTask(ctx, "research", json.RawMessage(`{}`), nil)
+	if err != nil || id != "t1" {
+		t.Fatalf("StartTask = %q, %v", id, err)
+	}
+	sent := sentMeta()
+	if got := string(sent["com.example/trace"]); got != `{"id":7}` {
+		t.Errorf("com.example/trace = %s, want it as given (all of _meta: %v)", got, sent)
+	}
+	if tok := string(sent["progressToken"]); !strings.HasPrefix(tok, `"mcp-progress-`) {
+		t.Errorf("progressToken = %s, want the connection's own", tok)
+	}
+	for _, method := range []string{"tasks/get", "tasks/result"} {
+		if _, err := u.TaskRequest(context.Background(), method, "t1"); err != nil {
+			t.Fatalf("%s: %v", method, err)
+		}
+	}
+	want := []Progress{{Progress: 1, Total: 3}, {Progress: 2, Total: 3}, {Progress: 3, Total: 3}}
+	deadline := time.Now().Add(5 * time.Second)
+	for !slices.Equal(log.reports(), want) && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := log.reports(); !slices.Equal(got, want) {
+		t.Errorf("progress = %v, want %v", got, want)
+	}
+	// The task has ended: its token is no longer followed.
+	c := u
+	c.mu.Lock()
+	left := len(c.progress)
+	c.mu.Unlock()
+	c.tasks.mu.Lock()
+	kept := len(c.tasks.sinks)
+	c.tasks.mu.Unlock()
+	if left != 0 || kept != 0 {
+		t.Errorf("after tasks/result: %d tokens followed, %d sinks kept; want none", left, kept)
 	}
 }

@@ -3,6 +3,7 @@ package upstream
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 )
@@ -14,7 +15,10 @@ import (
 type TaskConn interface {
 	// StartTask makes a tools/call of name as a task, with the caller's
 	// task parameters (a JSON object such as {"ttl":60000}; nil is {}),
-	// and returns the server's answer as it sent it. id is the server's
+	// and returns the server's answer as it sent it. The call's hooks
+	// (HooksOf(ctx)) give its _meta, as for CallTool; their OnProgress
+	// receives the task's progress until it ends (a terminal status, or
+	// an answer to tasks/result) or the connection closes. id is the server's
 	// task id when the answer is a CreateTaskResult; it is "" when the
 	// call was answered as a plain call, because the server does not
 	// declare task-augmented tools/call or answered the call itself.
@@ -55,16 +59,25 @@ func (u *conn) StartTask(ctx context.Context, name string, args, params json.Raw
 	if err := json.Unmarshal(params, &probe); err != nil || probe == nil {
 		return nil, "", fmt.Errorf("the task parameters for %s must be a JSON object", name)
 	}
-	raw, err := u.request(ctx, "tools/call", map[string]any{"name": name, "arguments": args, "task": params})
+	call := map[string]any{"name": name, "arguments": args, "task": params}
+	meta, sink := u.callMeta(HooksOf(ctx))
+	if meta != nil {
+		call["_meta"] = meta
+	}
+	raw, err := u.request(ctx, "tools/call", call)
 	if err != nil {
+		sink.stop()
 		return nil, "", err
 	}
 	var created struct {
 		Task *task `json:"task"`
 	}
 	if json.Unmarshal(raw, &created) == nil && created.Task != nil && created.Task.TaskID != "" {
+		// The token stays the task's until it ends (2025-11-25).
+		u.tasks.keep(created.Task.TaskID, sink)
 		return raw, created.Task.TaskID, nil
 	}
+	sink.stop()
 	// The server answered the call itself; it must still be a result.
 	if _, err := u.callResult(name, raw); err != nil {
 		return nil, "", err
@@ -83,7 +96,19 @@ func (u *conn) TaskRequest(ctx context.Context, method, id string) (json.RawMess
 	if !slices.Contains(TaskMethods, method) {
 		return nil, fmt.Errorf("%s is not a request about a task", method)
 	}
-	return u.request(ctx, method, map[string]any{"taskId": id})
+	raw, err := u.request(ctx, method, map[string]any{"taskId": id})
+	var rpc *RPCError
+	if errors.As(err, &rpc) || err == nil && (method == "tasks/result" || endedIn(raw)) {
+		u.tasks.ended(id) // the task's progress is over
+	}
+	return raw, err
+}
+
+// endedIn says whether a task, as tasks/get or tasks/cancel answer, has
+// ended.
+func endedIn(raw json.RawMessage) bool {
+	var t task
+	return json.Unmarshal(raw, &t) == nil && t.terminal()
 }
 
 // OnTaskStatus implements TaskConn.

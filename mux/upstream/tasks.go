@@ -280,6 +280,58 @@ type taskWatch struct {
 	mu     sync.Mutex
 	by     map[string]chan task
 	relays []func(id string, params json.RawMessage)
+	// sinks are the progress of the tasks started for a caller of their
+	// own (StartTask), until they end.
+	sinks  map[string]*progressSink
+	closed bool
+}
+
+// maxTaskSinks bounds the tasks of one connection whose progress is
+// relayed; a task started past it has none.
+const maxTaskSinks = 1000
+
+// keep holds s, the progress of task id, until the task ends.
+func (w *taskWatch) keep(id string, s *progressSink) {
+	if s == nil {
+		return
+	}
+	w.mu.Lock()
+	if w.sinks == nil {
+		w.sinks = map[string]*progressSink{}
+	}
+	if w.closed || len(w.sinks) >= maxTaskSinks {
+		w.mu.Unlock()
+		s.release()
+		return
+	}
+	old := w.sinks[id]
+	w.sinks[id] = s
+	w.mu.Unlock()
+	if old != nil {
+		old.release()
+	}
+}
+
+// ended releases the progress of task id, which has ended.
+func (w *taskWatch) ended(id string) {
+	w.mu.Lock()
+	s := w.sinks[id]
+	delete(w.sinks, id)
+	w.mu.Unlock()
+	if s != nil {
+		s.release()
+	}
+}
+
+// close releases the progress of every task: the connection ends.
+func (w *taskWatch) close() {
+	w.mu.Lock()
+	sinks := w.sinks
+	w.sinks, w.closed = nil, true
+	w.mu.Unlock()
+	for _, s := range sinks {
+		s.release()
+	}
 }
 
 func (w *taskWatch) watch(id string) <-chan task {
@@ -306,6 +358,9 @@ func (w *taskWatch) deliver(n mcp.JSONRPCNotification) {
 	var t task
 	if err != nil || json.Unmarshal(b, &t) != nil || t.TaskID == "" || t.Status == "" {
 		return
+	}
+	if t.terminal() {
+		defer w.ended(t.TaskID) // after the unlock below
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
