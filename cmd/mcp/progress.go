@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"strconv"
 	"sync"
@@ -129,9 +130,9 @@ func (l *statusLine) clear(owner *int) {
 // put on one line; a character other than ASCII counts two columns, so
 // that wide ones cannot make the line wrap.
 func progressText(target string, p upstream.Progress, width int) string {
-	count := strconv.FormatFloat(p.Progress, 'f', -1, 64)
+	count := progressNumber(p.Progress)
 	if p.Total > 0 {
-		count += " of " + strconv.FormatFloat(p.Total, 'f', -1, 64)
+		count += " of " + progressNumber(p.Total)
 	}
 	text := "mcp: " + target + ": " + count
 	if msg := clip.Line(p.Message); msg != "" {
@@ -150,4 +151,11 @@ func progressText(target string, p upstream.Progress, width int) string {
 		cols += w
 	}
 	return text
+}
+
+// progressNumber is a progress value as a person reads it: at most two
+// decimals, so that 5.000000000000001 (a count raised above the last one
+// by a tiny step) shows as 5.
+func progressNumber(f float64) string {
+	return strconv.FormatFloat(math.Round(f*100)/100, 'f', -1, 64)
 }

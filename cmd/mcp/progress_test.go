@@ -127,6 +127,8 @@ func TestProgressText(t *testing.T) {
 	}{
 		{upstream.Progress{Progress: 2, Total: 5}, 80, "mcp: s.t: 2 of 5"},
 		{upstream.Progress{Progress: 0.5}, 80, "mcp: s.t: 0.5"},
+		{upstream.Progress{Progress: 5.000000000000001, Total: 10}, 80, "mcp: s.t: 5 of 10"},
+		{upstream.Progress{Progress: 1.0 / 3}, 80, "mcp: s.t: 0.33"},
 		{upstream.Progress{Progress: 3, Total: 4, Message: "copying\nfiles\x1b[2J"}, 80, `mcp: s.t: copying files\x1b[2J (3 of 4)`},
 		{upstream.Progress{Progress: 1, Total: 2, Message: "abcdefghij"}, 15, "mcp: s.t: abcde"},
 		{upstream.Progress{Progress: 1, Message: "日本語"}, 14, "mcp: s.t: 日本"},
