@@ -344,7 +344,7 @@ func (u *conn) request(ctx context.Context, method string, params any) (json.Raw
 		return nil, e
 	}
 	if u.modern != nil {
-		return u.modern.complete(u.server, method, resp.Result)
+		return u.modern.complete(u.server, method, resp.Result, u.secret.Text)
 	}
 	return resp.Result, nil
 }

@@ -75,8 +75,9 @@ func (m *modern) addMeta(req *transport.JSONRPCRequest) error {
 
 // complete checks a result's resultType: missing or "complete" is a
 // result, and so is "input_required" of a tools/call, which requestRounds
-// answers (mrtr.go); anything else is refused with ErrUnsupportedResult.
-func (m *modern) complete(server, method string, result json.RawMessage) (json.RawMessage, error) {
+// answers (mrtr.go); anything else is refused with ErrUnsupportedResult,
+// naming the resultType without the secrets text takes out.
+func (m *modern) complete(server, method string, result json.RawMessage, text func(string) string) (json.RawMessage, error) {
 	var r struct {
 		ResultType mcp.ResultType `json:"resultType"`
 	}
@@ -92,7 +93,7 @@ func (m *modern) complete(server, method string, result json.RawMessage) (json.R
 		}
 	}
 	return nil, fmt.Errorf("%s: server %s answered with resultType %q: %w",
-		method, server, printable(string(r.ResultType), 64), ErrUnsupportedResult)
+		method, server, printable(text(string(r.ResultType)), 64), ErrUnsupportedResult)
 }
 
 // reissuable says whether a request whose response stream broke may be
