@@ -70,7 +70,7 @@ func (u *conn) answerInputs(ctx context.Context, method string, reqs map[string]
 	for _, key := range slices.Sorted(maps.Keys(reqs)) {
 		r := reqs[key]
 		if r.Method != string(mcp.MethodElicitationCreate) {
-			return nil, fmt.Errorf("%s: server %s asked for %s, which mcp does not offer", method, u.server, printable(r.Method, 64))
+			return nil, fmt.Errorf("%s: server %s asked for %s, which mcp does not offer", method, u.server, printable(u.secret.Text(r.Method), 64))
 		}
 		var p mcp.ElicitationParams
 		if err := json.Unmarshal(r.Params, &p); err != nil {
