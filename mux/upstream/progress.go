@@ -130,11 +130,16 @@ type progressOrder struct {
 	sent        bool
 }
 
+// maxProgress bounds a server's progress: far above any count, it leaves
+// more values above it than a call can number.
+const maxProgress = math.MaxFloat64 / 2
+
 func (o *progressOrder) next(r sinkReport) Progress {
 	p := r.Progress
 	if r.status {
 		p.Total = o.total
 	}
+	p.Progress = min(p.Progress, maxProgress)
 	if r.status || o.sent && p.Progress <= o.last {
 		p.Progress = o.above()
 	}
@@ -146,11 +151,12 @@ func (o *progressOrder) next(r sinkReport) Progress {
 }
 
 // above is the next progress: while no total is known progress counts
-// reports, so it is the next whole number; against a total it is the
-// least number above the last, which moves the fraction done by nothing.
+// reports, so it is the next whole number; against a total, or past the
+// whole numbers a float64 tells apart, it is the least number above the
+// last, which moves the fraction done by nothing.
 func (o *progressOrder) above() float64 {
-	if o.total == 0 {
-		return math.Floor(o.last) + 1
+	if n := math.Floor(o.last) + 1; o.total == 0 && n > o.last {
+		return n
 	}
 	return math.Nextafter(o.last, math.Inf(1))
 }
