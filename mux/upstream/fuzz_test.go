@@ -23,8 +23,9 @@ import (
 const fuzzSecret = "k-secret-4242"
 
 const (
-	// fuzzDeadline bounds each fuzzed call: time for two polls of a task.
-	fuzzDeadline = 250 * time.Millisecond
+	// fuzzDeadline bounds each fuzzed call: time for one poll of a task
+	// (minPollInterval), kept short so that the fuzzer runs many inputs.
+	fuzzDeadline = 150 * time.Millisecond
 	// fuzzMargin is how late after its deadline a call may return.
 	fuzzMargin = time.Second
 )
