@@ -193,6 +193,14 @@ func reportComparison(w io.Writer, c *comparison, spawnerHWM int64) {
 	for _, b := range builds {
 		t.ratioCPU("warm search ÷ `mcp --version`, "+b.label, &b.r.search, &b.r.start, "", nil)
 	}
+	for _, b := range builds {
+		if b.r.cold != nil && len(b.r.cold.samples) > 0 {
+			t.row("cold `mcp call everything.echo message=hi` (starts the multiplexer and the server), "+b.label, b.r.cold, "", "")
+		}
+	}
+	if c.base.cold != nil && c.cur.cold != nil && len(c.base.cold.samples) > 0 {
+		t.ratio("current ÷ baseline, cold call", c.cur.cold, c.base.cold, "", nil)
+	}
 	t.notes(len(c.cur.call.samples) < inaccurateSamples)
 }
 

@@ -43,6 +43,7 @@ type buildResult struct {
 	version       string  // what its `mcp version` printed
 	call          *series // warm calls; the current build's are results.warmMcp
 	start, search series  // `mcp --version`; warm `mcp search echo`
+	cold          *series // cold calls; the current build's are results.coldMcp
 	muxPID        int
 	upstream      []string // command lines of its multiplexer's children
 }
@@ -173,6 +174,9 @@ func (b *bench) cold() error {
 			return fmt.Errorf("the cold call found multiplexer %d still running", m.pid)
 		}
 		lastPID = m.pid
+		if err := b.coldBaseline(); err != nil {
+			return err
+		}
 		if err := measureInit(&b.res.coldInit, b.everythingRecipe(), b.env, b.nodeArgv(), false); err != nil {
 			return err
 		}
@@ -208,6 +212,19 @@ func (b *bench) cold() error {
 		}
 	}
 	return stopMultiplexers(b.sockDir)
+}
+
+// coldBaseline times the baseline build's cold call, with --baseline-mcp,
+// right after the current build's: the same recipe, with the baseline's
+// own cache and state.
+func (b *bench) coldBaseline() error {
+	if b.res.cmp == nil {
+		return nil
+	}
+	if err := stopMultiplexers(b.sockDir); err != nil {
+		return err
+	}
+	return measure(b.res.cmp.base.cold, callChild(b.baselineMcp, b.baseEnv, b.everythingRecipe()))
 }
 
 // scale connects catalogServers servers of catalogTools tools each through

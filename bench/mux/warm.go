@@ -271,6 +271,6 @@ func (b *bench) setupBaseline() error {
 	if b.baseEnv, err = withXDG(b.env, filepath.Join(b.work, "xdg-baseline")); err != nil {
 		return err
 	}
-	b.res.cmp = &comparison{name: b.baselineName, cur: buildResult{call: &b.res.warmMcp}, base: buildResult{call: &series{}}}
+	b.res.cmp = &comparison{name: b.baselineName, cur: buildResult{call: &b.res.warmMcp, cold: &b.res.coldMcp}, base: buildResult{call: &series{}, cold: &series{}}}
 	return nil
 }

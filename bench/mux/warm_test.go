@@ -171,6 +171,7 @@ func TestWithXDG(t *testing.T) {
 func TestReportComparison(t *testing.T) {
 	r := &results{}
 	r.warmMcp = *seriesOf([]float64{10, 10, 10}, []float64{4, 4, 4})
+	r.coldMcp = *seriesOf([]float64{440, 450, 460}, []float64{30, 30, 30})
 	var plain bytes.Buffer
 	report(&plain, r, options{})
 	if strings.Contains(plain.String(), "baseline") {
@@ -179,10 +180,12 @@ func TestReportComparison(t *testing.T) {
 	r.cmp = &comparison{name: "main at abc1234",
 		base: buildResult{version: "mcp 1.0", call: seriesOf([]float64{12, 12, 12}, []float64{5, 5, 5}), start: *seriesOf([]float64{10, 10, 10}, []float64{4, 4, 4}), upstream: []string{"node base"}},
 		cur:  buildResult{version: "mcp 1.1", call: &r.warmMcp, start: *seriesOf([]float64{10, 10, 10}, []float64{4, 4, 4})}}
+	r.cmp.cur.cold, r.cmp.base.cold = &r.coldMcp, seriesOf([]float64{500, 500, 500}, []float64{30, 30, 30})
 	var out bytes.Buffer
 	report(&out, r, options{})
 	for _, want := range []string{
 		"Baseline (main at abc1234): `mcp 1.0`",
+		"| current ÷ baseline, cold call | 0.90× |",
 		"| current ÷ baseline, warm call | 0.83× | 0.83× (of p95s) | | 0.80× | |",
 		"| warm call ÷ `mcp --version`, baseline | 1.20× | 1.20× (of p95s) | | 1.25× | | ≤ 1.05× | **no** |",
 		"| warm call ÷ `mcp --version`, current | 1.00× | 1.00× (of p95s) | | 1.00× | | ≤ 1.05× | yes |",
