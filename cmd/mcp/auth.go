@@ -42,17 +42,6 @@ func newAuthManager() (*auth.Manager, error) {
 }
 
 func (c *authLoginCmd) Run(a *app) error {
-	ep, err := a.authEndpoint(c.Server)
-	if err != nil {
-		return err
-	}
-	mgr, err := newAuthManager()
-	if err != nil {
-		return err
-	}
-	// A login waits for a person: --wait bounds it, not --timeout.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	opts := auth.LoginOptions{Prompt: a.stderr, Wait: c.Wait, Follow: c.Follow || auth.AutoFollowSet()}
 	switch {
 	case opts.Follow:
@@ -61,7 +50,7 @@ func (c *authLoginCmd) Run(a *app) error {
 	default:
 		opts.Browser = auth.OpenBrowser
 	}
-	rec, err := mgr.Login(ctx, ep, opts)
+	rec, err := a.login(c.Server, opts)
 	if err != nil {
 		return err
 	}
@@ -71,6 +60,23 @@ func (c *authLoginCmd) Run(a *app) error {
 	}
 	fmt.Fprintf(a.stdout, "logged in to %s (%s)\n", st.Server, st.Describe(time.Now()))
 	return nil
+}
+
+// login runs the authorization of a server of this recipe as opts say,
+// until it ends or the user interrupts it. A login waits for a person:
+// opts.Wait bounds it, not --timeout.
+func (a *app) login(server string, opts auth.LoginOptions) (*auth.Record, error) {
+	ep, err := a.authEndpoint(server)
+	if err != nil {
+		return nil, err
+	}
+	mgr, err := newAuthManager()
+	if err != nil {
+		return nil, err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return mgr.Login(ctx, ep, opts)
 }
 
 // authEndpoint is the expanded endpoint of a server of this recipe's

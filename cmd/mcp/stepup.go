@@ -1,13 +1,10 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/mcpsh/mcp/auth"
@@ -37,21 +34,11 @@ func (a *app) stepUpFor(err error) *auth.LoginRequiredError {
 // names, which asks for the wider scope the server wanted.
 func (a *app) stepUp(lr *auth.LoginRequiredError) error {
 	fmt.Fprintf(a.stderr, "mcp: %s asks for a wider scope (%s): logging in again\n", lr.Server, strings.Join(lr.Scopes, " "))
-	ep, err := a.authEndpoint(lr.Server)
-	if err != nil {
-		return err
-	}
-	mgr, err := newAuthManager()
-	if err != nil {
-		return err
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	opts := auth.LoginOptions{Prompt: a.stderr, Wait: 5 * time.Minute, Follow: auth.AutoFollowSet()}
 	if !opts.Follow {
 		opts.Browser = auth.OpenBrowser
 	}
-	_, err = mgr.Login(ctx, ep, opts)
+	_, err := a.login(lr.Server, opts)
 	return err
 }
 
