@@ -183,7 +183,13 @@ func TestTSClient_Progress(t *testing.T) {
 	t.Parallel()
 	env := serveEnv(t)
 	recipe := progressRecipe(t, env)
-	f := runTSClient(t, env, "progress", "--recipe", recipe, "--timeout", "2s", "serve", "--agent", "progress")
+	// serve lists its servers within --timeout at start; listed once
+	// before, they come from the catalog cache, so that a slow start of
+	// server-everything under load does not leave its tools out.
+	if code, _, stderr := runMCP(t, append(env, "MCP_NO_MUX=1"), "--recipe", recipe, "list", "everything"); code != 0 {
+		t.Fatalf("mcp list: exit %d: %s", code, stderr)
+	}
+	f := runTSClient(t, env, "progress", "--recipe", recipe, "--timeout", "3s", "serve", "--agent", "progress")
 	var withProgress, resetting, silent, meta tsOutcome
 	var reports []tsProgress
 	var resets int
@@ -205,10 +211,10 @@ func TestTSClient_Progress(t *testing.T) {
 		t.Errorf("progress = %v, want %v", reports, want)
 	}
 	if !strings.HasPrefix(resetting.Text, done) || resetting.IsError || resets < 7 {
-		t.Errorf("4s call under a 2s timeout reset by progress = %+v after %d reports", resetting, resets)
+		t.Errorf("4s call under a 2s client timeout reset by progress = %+v after %d reports", resetting, resets)
 	}
-	if want := "everything__trigger_long_running_operation timed out after 2s: server everything did not answer in time"; silent.Text != want || !silent.IsError {
-		t.Errorf("3s of silence under serve --timeout 2s = %+v, want the tool error %q", silent, want)
+	if want := "everything__trigger_long_running_operation timed out after 3s: server everything did not answer in time"; silent.Text != want || !silent.IsError {
+		t.Errorf("5s of silence under serve --timeout 3s = %+v, want the tool error %q", silent, want)
 	}
 	var sent map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(meta.Text), &sent); err != nil {

@@ -1,7 +1,7 @@
 'use strict';
 // Progress and _meta through mcp serve. Arguments: the mcp command line;
 // the agent's eager tools are everything's trigger-long-running-operation
-// and the fake server's meta, and serve's --timeout is 2s.
+// and the fake server's meta, and serve's --timeout is 3s.
 const { connect, text, main } = require('./lib.cjs');
 
 const longOp = 'everything__trigger_long_running_operation';
@@ -25,7 +25,7 @@ main(async (args) => {
   );
 
   // A client timeout shorter than the tool, reset by each report; serve's
-  // own --timeout (2s) is reset too.
+  // own --timeout (3s) is reset too.
   let resets = 0;
   const resetting = await call(
     { name: longOp, arguments: { duration: 4, steps: 8 } },
@@ -33,7 +33,7 @@ main(async (args) => {
   );
 
   // Silence longer than serve's --timeout.
-  const silent = await call({ name: longOp, arguments: { duration: 3, steps: 1 } }, { onprogress: () => {} });
+  const silent = await call({ name: longOp, arguments: { duration: 5, steps: 1 } }, { onprogress: () => {} });
 
   // Other _meta keys reach the upstream, which answers with the _meta it got.
   const meta = await call({ name: 'fake__meta', arguments: {}, _meta: { 'com.example/trace': { id: 7 } } });
