@@ -1,8 +1,11 @@
 package toolsmode
 
 import (
+	"context"
+	"errors"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/mcpsh/mcp/catalog"
@@ -63,5 +66,43 @@ func TestServer_ToolsAddedLater(t *testing.T) {
 	}
 	if len(*warnings) > 0 {
 		t.Errorf("warnings: %q", *warnings)
+	}
+}
+
+// downAtStart is an engine whose first listing of a server fails, as a
+// server slow to start fails serve's --timeout at start.
+type downAtStart struct {
+	Engine
+	server string
+	failed atomic.Bool
+}
+
+func (e *downAtStart) Tools(ctx context.Context, server string) ([]catalog.Tool, error) {
+	if server == e.server && e.failed.CompareAndSwap(false, true) {
+		return nil, errors.New("not started yet")
+	}
+	return e.Engine.Tools(ctx, server)
+}
+
+// A server whose tools could not be listed at start is listed again in
+// the background, and its tools are served once they come: the client
+// hears tools/list_changed and can call them.
+func TestServer_ListsAgainAServerDownAtStart(t *testing.T) {
+	eng := &downAtStart{Engine: newEngine(t, []*catalog.ServerSurface{{ID: "fake", All: true}},
+		testenv.FakeServer(t, testenv.ModeDefault)), server: "fake"}
+	s, warnings := newServer(t, eng, Options{})
+	if len(*warnings) != 1 || !strings.Contains((*warnings)[0], "the tools of fake are not served") {
+		t.Fatalf("warnings = %q, want the one of a server not listed", *warnings)
+	}
+	c := inProcess(t, s)
+	if got := names(c.tools(t)); slices.Contains(got, "fake__echo") {
+		t.Fatalf("fake__echo is served before fake could be listed: %v", got)
+	}
+	c.waitChanged(t)
+	if got := names(c.tools(t)); !slices.Contains(got, "fake__echo") {
+		t.Fatalf("tools/list after fake was listed again = %v, want fake__echo in it", got)
+	}
+	if r := c.call(t, "fake__echo", map[string]any{"message": "back"}); r.IsError || r.text() != "Echo: back" {
+		t.Errorf("fake__echo = %+v", r)
 	}
 }

@@ -37,6 +37,7 @@ import (
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/clip"
 	"github.com/mcpsh/mcp/mux"
+	"github.com/mcpsh/mcp/mux/upstream"
 	"github.com/mcpsh/mcp/search"
 )
 
@@ -136,14 +137,20 @@ type Server struct {
 	life context.Context
 	end  context.CancelFunc
 
-	tasks serverTasks // the task relay (tasks.go)
+	tasks serverTasks    // the task relay (tasks.go)
+	wg    sync.WaitGroup // listLater's goroutines, which Close waits for
 }
+
+// listRetries is how often listLater tries a server again: after 1, 2, 4,
+// 8 and 16 s, half a minute in all, and then no more.
+const listRetries = 5
 
 // New loads the surface's catalog and builds the server. Servers are listed
 // lazily where possible: a server's tool list comes from the engine's cache
 // when it has one, and a server is connected only when it has none, when it
 // is required (a required server is bound at launch), or at its first call.
-// A server whose tools cannot be listed is left out with a warning.
+// A server whose tools cannot be listed is left out with a warning, and
+// listed again in the background (listLater).
 func New(ctx context.Context, eng Engine, opts Options) (*Server, error) {
 	surface := eng.Surface()
 	if surface.Mode != catalog.ModeTools {
@@ -172,9 +179,43 @@ func New(ctx context.Context, eng Engine, opts Options) (*Server, error) {
 		}
 		s.index = ix
 	}
+	var unlisted []string
+	for _, srv := range surface.Servers {
+		if _, listed := s.lists[srv.ID]; !listed {
+			unlisted = append(unlisted, srv.ID)
+		}
+	}
 	s.srv = s.build()
 	eng.OnToolsChanged(s.toolsChanged)
+	for _, id := range unlisted {
+		s.wg.Add(1)
+		go s.listLater(id)
+	}
 	return s, nil
+}
+
+// listLater lists again, in the background, a server whose tools could
+// not be listed at start (it was slow to start, or down), a few times
+// with a growing pause, and serves its tools once they come, as it would
+// tools the server added later: the client hears tools/list_changed.
+func (s *Server) listLater(server string) {
+	defer s.wg.Done()
+	pause := time.Second
+	for range listRetries {
+		select {
+		case <-s.life.Done():
+			return
+		case <-time.After(pause):
+		}
+		pause *= 2
+		ctx, cancel := context.WithTimeout(s.life, upstream.DefaultConnectTimeout)
+		tools, err := s.eng.Tools(ctx, server)
+		cancel()
+		if err == nil {
+			s.toolsChanged(server, tools)
+			return
+		}
+	}
 }
 
 // entries builds byName and byID from lists, and returns the deferred
@@ -404,6 +445,7 @@ func (p prefixWriter) Write(b []byte) (int, error) {
 // index. It does not close the engine.
 func (s *Server) Close() error {
 	s.end()
+	s.wg.Wait()
 	s.activating.Lock()
 	defer s.activating.Unlock()
 	if s.index != nil {
