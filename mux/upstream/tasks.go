@@ -51,8 +51,6 @@ const (
 	defaultPollInterval = time.Second
 	minPollInterval     = 100 * time.Millisecond
 	maxPollInterval     = time.Minute
-	// taskCancelTimeout bounds the wait for tasks/cancel.
-	taskCancelTimeout = 2 * time.Second
 )
 
 // task is the state of a task as the server reports it.
@@ -237,7 +235,7 @@ func withoutRelatedTask(raw json.RawMessage) json.RawMessage {
 // waits for the answer, a little: a caller that gave up may be about to
 // close the connection, which would lose a request still on its way.
 func (u *conn) cancelTask(id string) {
-	ctx, cancel := context.WithTimeout(u.life, taskCancelTimeout)
+	ctx, cancel := context.WithTimeout(u.life, cancelTimeout)
 	defer cancel()
 	if _, err := u.request(ctx, "tasks/cancel", map[string]any{"taskId": id}); err != nil {
 		u.log.Debug("tasks/cancel failed", "task", id, "err", err)
