@@ -167,12 +167,8 @@ func TestElicit_everything(t *testing.T) {
 		reason string
 	}{
 		{"stdio", testenv.EverythingStdio, ElicitDefaults, "required field name has no default"},
-		{"streamableHttp", func(t testing.TB) manifests.Endpoint {
-			return manifests.Endpoint{ID: "everything", URL: testenv.EverythingHTTP(t, "streamableHttp"), Type: "http"}
-		}, ElicitDefaults, "required field name has no default"},
-		{"sse", func(t testing.TB) manifests.Endpoint {
-			return manifests.Endpoint{ID: "everything", URL: testenv.EverythingHTTP(t, "sse"), Type: "sse"}
-		}, ElicitDefaults, "required field name has no default"},
+		{"streamableHttp", everythingOn("streamableHttp", "http"), ElicitDefaults, "required field name has no default"},
+		{"sse", everythingOn("sse", "sse"), ElicitDefaults, "required field name has no default"},
 		{"stdio/decline", testenv.EverythingStdio, ElicitDecline, "mcp is set to decline requests for input"},
 	}
 	for _, tt := range tests {

@@ -21,15 +21,9 @@ func TestConnect_everything(t *testing.T) {
 		want manifests.Transport
 	}{
 		{"stdio", testenv.EverythingStdio, manifests.TransportStdio},
-		{"streamableHttp", func(t testing.TB) manifests.Endpoint {
-			return manifests.Endpoint{ID: "everything", URL: testenv.EverythingHTTP(t, "streamableHttp"), Type: "http"}
-		}, manifests.TransportHTTP},
-		{"sse", func(t testing.TB) manifests.Endpoint {
-			return manifests.Endpoint{ID: "everything", URL: testenv.EverythingHTTP(t, "sse"), Type: "sse"}
-		}, manifests.TransportSSE},
-		{"auto/streamableHttp", func(t testing.TB) manifests.Endpoint {
-			return manifests.Endpoint{ID: "everything", URL: testenv.EverythingHTTP(t, "streamableHttp")}
-		}, manifests.TransportHTTP},
+		{"streamableHttp", everythingOn("streamableHttp", "http"), manifests.TransportHTTP},
+		{"sse", everythingOn("sse", "sse"), manifests.TransportSSE},
+		{"auto/streamableHttp", everythingOn("streamableHttp", ""), manifests.TransportHTTP},
 		// A url without type against a legacy SSE server falls back to SSE.
 		{"auto/sse", func(t testing.TB) manifests.Endpoint {
 			return manifests.Endpoint{ID: "everything", URL: testenv.EverythingHTTP(t, "sse")}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/testenv"
 	"github.com/mcpsh/mcp/manifests"
 )
 
@@ -127,4 +128,23 @@ func ourZombies() []int {
 		}
 	}
 	return z
+}
+
+// everythingOn is server-everything's endpoint over HTTP: kind is its
+// transport ("streamableHttp" or "sse"), typ the endpoint's type ("" for
+// a url without type).
+func everythingOn(kind, typ string) func(t testing.TB) manifests.Endpoint {
+	return func(t testing.TB) manifests.Endpoint {
+		return manifests.Endpoint{ID: "everything", URL: testenv.EverythingHTTP(t, kind), Type: typ}
+	}
+}
+
+// everythingTransports is server-everything over each transport.
+var everythingTransports = []struct {
+	name string
+	ep   func(t testing.TB) manifests.Endpoint
+}{
+	{"stdio", testenv.EverythingStdio},
+	{"streamableHttp", everythingOn("streamableHttp", "http")},
+	{"sse", everythingOn("sse", "sse")},
 }

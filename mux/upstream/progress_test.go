@@ -11,7 +11,6 @@ import (
 
 	"github.com/mcpsh/mcp/internal/redact"
 	"github.com/mcpsh/mcp/internal/testenv"
-	"github.com/mcpsh/mcp/manifests"
 )
 
 // progressLog collects the reports of a call's OnProgress.
@@ -48,18 +47,7 @@ func callHooked(t *testing.T, u Conn, h *CallHooks, name, args string) string {
 // transport.
 func TestConn_CallToolProgress(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name string
-		ep   func(t testing.TB) manifests.Endpoint
-	}{
-		{"stdio", testenv.EverythingStdio},
-		{"streamableHttp", func(t testing.TB) manifests.Endpoint {
-			return manifests.Endpoint{ID: "everything", URL: testenv.EverythingHTTP(t, "streamableHttp"), Type: "http"}
-		}},
-		{"sse", func(t testing.TB) manifests.Endpoint {
-			return manifests.Endpoint{ID: "everything", URL: testenv.EverythingHTTP(t, "sse"), Type: "sse"}
-		}},
-	}
+	tests := everythingTransports
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()

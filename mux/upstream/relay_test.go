@@ -9,7 +9,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mcpsh/mcp/internal/testenv"
 	"github.com/mcpsh/mcp/manifests"
 )
 
@@ -143,18 +142,7 @@ func TestElicit_relayDoesNotBlockReads(t *testing.T) {
 // offers its URL tool, since a relaying connection declares URL mode.
 func TestElicit_relayEverything(t *testing.T) {
 	t.Parallel()
-	for _, tt := range []struct {
-		name string
-		ep   func(t testing.TB) manifests.Endpoint
-	}{
-		{"stdio", testenv.EverythingStdio},
-		{"streamableHttp", func(t testing.TB) manifests.Endpoint {
-			return manifests.Endpoint{ID: "everything", URL: testenv.EverythingHTTP(t, "streamableHttp"), Type: "http"}
-		}},
-		{"sse", func(t testing.TB) manifests.Endpoint {
-			return manifests.Endpoint{ID: "everything", URL: testenv.EverythingHTTP(t, "sse"), Type: "sse"}
-		}},
-	} {
+	for _, tt := range everythingTransports {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			rel := &relayRecorder{answer: `{"action":"accept","content":{"name":"Ada Lovelace","integer":7}}`}

@@ -16,7 +16,6 @@ import (
 
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/testenv"
-	"github.com/mcpsh/mcp/manifests"
 )
 
 // statuses collects the progress a call reports.
@@ -242,18 +241,7 @@ func TestTaskWatch_deliver(t *testing.T) {
 // task goes on with its own fallback.
 func TestCallTool_taskInputRequiredEverything(t *testing.T) {
 	t.Parallel()
-	for _, tt := range []struct {
-		name string
-		ep   func(t testing.TB) manifests.Endpoint
-	}{
-		{"stdio", testenv.EverythingStdio},
-		{"streamableHttp", func(t testing.TB) manifests.Endpoint {
-			return manifests.Endpoint{ID: "everything", URL: testenv.EverythingHTTP(t, "streamableHttp"), Type: "http"}
-		}},
-		{"sse", func(t testing.TB) manifests.Endpoint {
-			return manifests.Endpoint{ID: "everything", URL: testenv.EverythingHTTP(t, "sse"), Type: "sse"}
-		}},
-	} {
+	for _, tt := range everythingTransports {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			var asked []Elicitation
