@@ -3,6 +3,7 @@ package upstream
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -22,6 +23,16 @@ import (
 // in a header.
 func hostileTaskServer(t *testing.T, results map[string]string) manifests.Endpoint {
 	t.Helper()
+	return taskServerFunc(t, func(method string, _ json.RawMessage) (string, bool) {
+		result, ok := results[method]
+		return result, ok
+	})
+}
+
+// taskServerFunc is hostileTaskServer answering each request with what
+// answer gives for its method and parameters; no answer is -32601.
+func taskServerFunc(t *testing.T, answer func(method string, params json.RawMessage) (string, bool)) manifests.Endpoint {
+	t.Helper()
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			http.Error(w, "no stream", http.StatusMethodNotAllowed)
@@ -30,13 +41,14 @@ func hostileTaskServer(t *testing.T, results map[string]string) manifests.Endpoi
 		var req struct {
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
 		}
 		body, _ := io.ReadAll(r.Body)
 		if json.Unmarshal(body, &req) != nil || len(req.ID) == 0 {
 			w.WriteHeader(http.StatusAccepted)
 			return
 		}
-		result, ok := results[req.Method]
+		result, ok := answer(req.Method, req.Params)
 		if req.Method == "tools/list" && !ok {
 			// What a call's Mcp-Param-* headers are made from, when the
 			// caller gives no schema.
@@ -54,6 +66,53 @@ func hostileTaskServer(t *testing.T, results map[string]string) manifests.Endpoi
 	}))
 	t.Cleanup(ts.Close)
 	return manifests.Endpoint{ID: "hostile", URL: ts.URL + "/mcp", Type: "http", Headers: map[string]string{"X-Api-Key": "k-secret-4242"}}
+}
+
+// A caller that gives up while the server is still creating its task
+// waits for the task, a little, and cancels it with tasks/cancel: a
+// notifications/cancelled of the tools/call would not stop a task the
+// server has already made.
+func TestCallTool_taskCancelledWhileCreated(t *testing.T) {
+	t.Parallel()
+	calling := make(chan struct{})
+	gaveUp := make(chan struct{})
+	cancelled := make(chan string, 1)
+	ep := taskServerFunc(t, func(method string, params json.RawMessage) (string, bool) {
+		switch method {
+		case "tools/call":
+			close(calling)
+			<-gaveUp
+			time.Sleep(200 * time.Millisecond)
+			return `{"task":{"taskId":"t-late","status":"working"}}`, true
+		case "tasks/cancel":
+			var p struct {
+				TaskID string `json:"taskId"`
+			}
+			_ = json.Unmarshal(params, &p)
+			cancelled <- p.TaskID
+			return `{"taskId":"` + p.TaskID + `","status":"cancelled"}`, true
+		}
+		return "", false
+	})
+	u := connect(t, ep, Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		<-calling
+		cancel()
+		close(gaveUp)
+	}()
+	_, err := taskCall(ctx, u, "research", `{}`, newStatuses())
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("CallTool = %v, want cancelled", err)
+	}
+	select {
+	case id := <-cancelled:
+		if id != "t-late" {
+			t.Errorf("tasks/cancel of %q, want t-late", id)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the task created after the caller gave up was never cancelled")
+	}
 }
 
 // A created task that is not a task (its id a number, or empty) is an

@@ -64,7 +64,7 @@ func (u *conn) StartTask(ctx context.Context, name string, args, params json.Raw
 	if meta != nil {
 		call["_meta"] = meta
 	}
-	raw, err := u.request(ctx, "tools/call", call)
+	raw, err := u.createTask(ctx, call)
 	if err != nil {
 		sink.stop()
 		return nil, "", err

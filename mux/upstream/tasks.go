@@ -105,7 +105,7 @@ func (e *TaskError) Error() string {
 // Its statuses are reported through sink, the call's progress.
 func (u *conn) callTask(ctx context.Context, name string, params map[string]any, sink *progressSink) (*catalog.Result, error) {
 	params["task"] = map[string]any{}
-	raw, err := u.request(ctx, "tools/call", params)
+	raw, err := u.createTask(ctx, params)
 	if err != nil {
 		return nil, err
 	}
@@ -127,6 +127,33 @@ func (u *conn) callTask(ctx context.Context, name string, params map[string]any,
 		u.cancelTask(t.TaskID)
 	}
 	return res, err
+}
+
+// createTask sends a task-augmented tools/call. A caller that gives up
+// while the server is creating the task still waits for it, up to
+// cancelTimeout, and cancels it with tasks/cancel: a server that has made
+// the task does not stop it for a notifications/cancelled of the call.
+func (u *conn) createTask(ctx context.Context, params map[string]any) (json.RawMessage, error) {
+	if ctx.Err() != nil {
+		return nil, u.contextError(ctx, "tools/call")
+	}
+	rctx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	defer stop()
+	unhook := context.AfterFunc(ctx, func() { time.AfterFunc(cancelTimeout, stop) })
+	defer unhook()
+	raw, err := u.request(rctx, "tools/call", params)
+	if ctx.Err() == nil {
+		return raw, err
+	}
+	var created struct {
+		Task struct {
+			TaskID string `json:"taskId"`
+		} `json:"task"`
+	}
+	if err == nil && json.Unmarshal(raw, &created) == nil && created.Task.TaskID != "" {
+		u.cancelTask(created.Task.TaskID)
+	}
+	return nil, u.contextError(ctx, "tools/call")
 }
 
 // follow polls a task with tasks/get, or takes what notifications/tasks/status
