@@ -248,7 +248,7 @@ func TestConnectingProgress(t *testing.T) {
 		t.Fatal("a slow connect printed nothing")
 	}
 	done()
-	if got := read(); got != "mcp: starting slow…\r\x1b[K" {
+	if got := read(); got != "\r\x1b[Kmcp: starting slow…\r\x1b[K" {
 		t.Errorf("slow connect printed %q", got)
 	}
 	buf.Reset()
@@ -256,6 +256,21 @@ func TestConnectingProgress(t *testing.T) {
 	time.Sleep(progressDelay + 100*time.Millisecond)
 	if got := read(); got != "" {
 		t.Errorf("fast connect printed %q", got)
+	}
+	// Two servers that start together share the line, one at a time.
+	buf.Reset()
+	first := a.connecting("first")
+	if !eventually(10*time.Second, func() bool { return read() != "" }) {
+		t.Fatal("a slow connect printed nothing")
+	}
+	second := a.connecting("second")
+	if !eventually(10*time.Second, func() bool { return strings.Contains(read(), "second") }) {
+		t.Fatal("the second slow connect printed nothing")
+	}
+	first()
+	second()
+	if got, want := read(), "\r\x1b[Kmcp: starting first…\r\x1b[Kmcp: starting second…\r\x1b[K"; got != want {
+		t.Errorf("two slow connects printed %q, want %q", got, want)
 	}
 	// Never with --json, NO_COLOR or a stderr that is not a terminal.
 	a.globals = &Globals{}

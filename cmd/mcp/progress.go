@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"strconv"
@@ -29,26 +30,26 @@ func (a *app) progress() bool {
 const progressDelay = 300 * time.Millisecond
 
 // connecting shows, after progressDelay, that the invocation waits for a
-// server to start; done clears the line.
+// server to start, on the status line; done clears the line. Of servers
+// that start together, the one shown last has the line.
 func (a *app) connecting(server string) (done func()) {
+	line := a.statusLine()
+	owner := new(int)
 	var mu sync.Mutex
-	shown, over := false, false
+	over := false
 	t := time.AfterFunc(progressDelay, func() {
 		mu.Lock()
 		defer mu.Unlock()
 		if !over {
-			fmt.Fprintf(a.errOut, "mcp: starting %s…", server)
-			shown = true
+			line.write(owner, "mcp: starting "+server+"…")
 		}
 	})
 	return func() {
 		t.Stop()
 		mu.Lock()
-		defer mu.Unlock()
 		over = true
-		if shown {
-			fmt.Fprint(a.errOut, "\r\x1b[K")
-		}
+		mu.Unlock()
+		line.clear(owner)
 	}
 }
 
@@ -78,10 +79,17 @@ func (a *app) callProgress(ctx context.Context, target string) (_ context.Contex
 // call, overwritten in place; nil (showing nothing) when progress is not
 // shown.
 func (a *app) progressLine() *statusLine {
+	if !a.progress() {
+		return nil
+	}
+	return a.statusLine()
+}
+
+// statusLine is the line of stderr that progress and server starts share.
+func (a *app) statusLine() *statusLine {
 	a.lineOnce.Do(func() {
-		if f, ok := a.errOut.(*os.File); ok && a.progress() {
-			a.line = &statusLine{f: f}
-		}
+		a.line = &statusLine{w: a.errOut}
+		a.line.f, _ = a.errOut.(*os.File)
 	})
 	return a.line
 }
@@ -92,7 +100,8 @@ const fixedWidth = 80
 // statusLine is a line of the terminal that says what a call is doing. It
 // is owned by the call that wrote it last: only that call's end clears it.
 type statusLine struct {
-	f     *os.File
+	w     io.Writer
+	f     *os.File // w, when it is a file (whose width is asked)
 	mu    sync.Mutex
 	owner *int
 }
@@ -101,15 +110,21 @@ func (l *statusLine) show(owner *int, target string, p upstream.Progress) {
 	if l == nil {
 		return
 	}
-	width := termWidth(l.f)
-	if width <= 0 {
-		width = fixedWidth
+	width := fixedWidth
+	if l.f != nil {
+		if w := termWidth(l.f); w > 0 {
+			width = w
+		}
 	}
-	text := progressText(target, p, width-1) // the last column would wrap
+	l.write(owner, progressText(target, p, width-1)) // the last column would wrap
+}
+
+// write puts text on the line, in place of what was there, for owner.
+func (l *statusLine) write(owner *int, text string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.owner = owner
-	fmt.Fprint(l.f, "\r\x1b[K"+text)
+	fmt.Fprint(l.w, "\r\x1b[K"+text)
 }
 
 // clear erases the line if owner wrote it last; nil clears it whoever did.
@@ -120,9 +135,35 @@ func (l *statusLine) clear(owner *int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.owner != nil && (owner == nil || owner == l.owner) {
-		fmt.Fprint(l.f, "\r\x1b[K")
+		fmt.Fprint(l.w, "\r\x1b[K")
 		l.owner = nil
 	}
+}
+
+// aboveProgress is w (which writes to stderr) clearing the progress line
+// before each write, so that what a program prints never shares the line
+// with a call's progress; the call's next report draws the line again.
+func (a *app) aboveProgress(w io.Writer) io.Writer {
+	line := a.progressLine()
+	if line == nil {
+		return w
+	}
+	return clearingWriter{line: line, w: w}
+}
+
+type clearingWriter struct {
+	line *statusLine
+	w    io.Writer
+}
+
+func (c clearingWriter) Write(p []byte) (int, error) {
+	c.line.mu.Lock()
+	defer c.line.mu.Unlock()
+	if c.line.owner != nil {
+		fmt.Fprint(c.line.w, "\r\x1b[K")
+		c.line.owner = nil
+	}
+	return c.w.Write(p)
 }
 
 // progressText is "mcp: SERVER.TOOL: MESSAGE (N of TOTAL)" in at most

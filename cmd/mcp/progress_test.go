@@ -117,6 +117,35 @@ func TestCall_progressLine(t *testing.T) {
 	}
 }
 
+// TestRun_consoleAboveProgress: what a program prints while a call shows
+// its progress starts a line of its own: the progress line is cleared
+// first, and the call's next report draws it again.
+func TestRun_consoleAboveProgress(t *testing.T) {
+	t.Parallel()
+	env, recipe := progressEnv(t), serveRecipe(t)
+	// The log comes 1.5 s into a call that reports at 1, 2, 3 and 4 s.
+	prog := `await mcp.call("everything.echo", {message: "warm"});
+const op = mcp.callRaw("` + longOp + `", {duration: 4, steps: 4});
+await new Promise(r => setTimeout(r, 1500));
+console.log("note");
+await op;
+"done"`
+	code, stdout, term := runOnTerminal(t, env, 80, "--recipe", recipe, "run", "-e", prog)
+	if code != 0 || !strings.Contains(stdout, "done") {
+		t.Fatalf("exit %d, stdout %q, terminal %q", code, stdout, term)
+	}
+	i := strings.Index(term, "note")
+	if i < 0 {
+		t.Fatalf("terminal %q lacks the note", term)
+	}
+	if before := term[:i]; !strings.HasSuffix(before, "\n") && !strings.HasSuffix(before, "\r\x1b[K") && before != "" {
+		t.Errorf("terminal %q: the note shares a line with the progress", term)
+	}
+	if !strings.Contains(term[i:], "mcp: "+longOp+": ") {
+		t.Errorf("terminal %q: no progress after the note", term)
+	}
+}
+
 // TestProgressText: what a server says is made safe, put on one line and
 // cut to the width, counting wide characters as two columns.
 func TestProgressText(t *testing.T) {

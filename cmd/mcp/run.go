@@ -43,7 +43,7 @@ func (c *runCmd) Run(a *app) error {
 			Timeout:   timeout,
 			MaxCalls:  c.MaxCalls,
 			MaxOutput: int(a.globals.MaxOutput),
-		}, a.stderr)
+		}, a.aboveProgress(a.stderr))
 		var limit *script.LimitError
 		if errors.As(err, &limit) && limit.Kind == "timeout" && a.globals.Timeout > 0 {
 			// --timeout bounds the command's silences, not the program's
