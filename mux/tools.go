@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/mcpsh/mcp/auth"
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/manifests"
 	"github.com/mcpsh/mcp/mux/upstream"
@@ -368,9 +369,18 @@ func (e *Engine) Search(ctx context.Context, req search.Request) (*search.Answer
 	return search.Run(ctx, e, req)
 }
 
+// forgetBroken drops a server's connection after err, when err says the
+// connection is of no more use. A wider scope that one call needs (403
+// insufficient_scope) is not such an error: the login still holds for
+// the rest, and the connection reads the stored login again once it
+// changes, so that calls made meanwhile, and the call made again after a
+// wider login, go on over it. A login that is gone is: what is listed
+// next says so.
 func (e *Engine) forgetBroken(server string, c *link, err error) {
 	var ue *upstream.UnavailableError
-	if errors.As(err, &ue) && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+	var lr *auth.LoginRequiredError
+	wider := errors.As(err, &lr) && len(lr.Scopes) > 0
+	if errors.As(err, &ue) && !wider && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
 		e.drop(manifests.CanonicalID(server), c)
 		_ = c.up.Close()
 	}

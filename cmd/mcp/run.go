@@ -7,8 +7,11 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"sync"
 
+	"github.com/mcpsh/mcp/auth"
 	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/idle"
 	"github.com/mcpsh/mcp/internal/script"
 	"github.com/mcpsh/mcp/manifests"
 	"github.com/mcpsh/mcp/mux"
@@ -97,6 +100,12 @@ type runHost struct {
 	surface      *catalog.Surface
 	tools        map[string][]catalog.Tool // authorized, by declared server id
 	allowUnknown bool
+
+	// stepMu lets one call at a time log in again for a wider scope, and
+	// steppedUp names the servers that have tried, so that calls made
+	// together log in once.
+	stepMu    sync.Mutex
+	steppedUp map[string]bool
 }
 
 var _ script.Host = (*runHost)(nil)
@@ -110,7 +119,8 @@ func newRunHost(ctx context.Context, a *app, b mux.Backend, allowUnknown bool) (
 	if err != nil {
 		return nil, err
 	}
-	h := &runHost{a: a, b: b, surface: cat.Surface, tools: map[string][]catalog.Tool{}, allowUnknown: allowUnknown}
+	h := &runHost{a: a, b: b, surface: cat.Surface, tools: map[string][]catalog.Tool{}, allowUnknown: allowUnknown,
+		steppedUp: map[string]bool{}}
 	for _, s := range cat.Servers {
 		var u *manifests.UntrustedError
 		if errors.As(s.Err, &u) {
@@ -151,9 +161,37 @@ func (h *runHost) Call(ctx context.Context, server, tool string, args json.RawMe
 			}
 		}
 	}
+	res, err := h.call(ctx, server, tool, args)
+	// A server that asks for a wider scope gets it, as in `mcp call`, and
+	// the call is made once more.
+	if lr := h.a.stepUpFor(err); lr != nil {
+		if err := h.stepUp(ctx, lr); err != nil {
+			return nil, err
+		}
+		res, err = h.call(ctx, server, tool, args)
+	}
+	return res, err
+}
+
+func (h *runHost) call(ctx context.Context, server, tool string, args json.RawMessage) (*catalog.Result, error) {
 	ctx, done := h.a.callProgress(ctx, server+"."+tool)
 	defer done()
 	return h.b.Call(ctx, server, tool, args)
+}
+
+// stepUp logs in again for the wider scope lr asks for, once per server
+// in a run: a call that waited while another logged in just calls again.
+// The person's approval is no silence of --timeout.
+func (h *runHost) stepUp(ctx context.Context, lr *auth.LoginRequiredError) error {
+	h.stepMu.Lock()
+	defer h.stepMu.Unlock()
+	if h.steppedUp[lr.Server] {
+		return nil
+	}
+	h.steppedUp[lr.Server] = true
+	defer idle.Hold(ctx)()
+	h.a.progressLine().clear(nil) // the login speaks on stderr
+	return h.a.stepUp(lr)
 }
 
 func (h *runHost) List(ctx context.Context, server string) ([]catalog.Tool, error) {

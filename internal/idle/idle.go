@@ -32,13 +32,23 @@ type idleCtx struct {
 	timer      *time.Timer
 	stopParent func() bool
 
-	mu  sync.Mutex // guards err, and the set-up of timer and stopParent
-	err error
+	mu    sync.Mutex // guards err, holds, and the set-up of timer and stopParent
+	err   error
+	holds int // Holds not yet released: the clock is stopped
 }
+
+// ctxKey finds the idle context a context is made from.
+type ctxKey struct{}
 
 func (c *idleCtx) Deadline() (time.Time, bool) { return time.Time{}, false }
 func (c *idleCtx) Done() <-chan struct{}       { return c.done }
-func (c *idleCtx) Value(key any) any           { return c.parent.Value(key) }
+
+func (c *idleCtx) Value(key any) any {
+	if key == (ctxKey{}) {
+		return c
+	}
+	return c.parent.Value(key)
+}
 
 func (c *idleCtx) Err() error {
 	c.mu.Lock()
@@ -49,8 +59,36 @@ func (c *idleCtx) Err() error {
 func (c *idleCtx) touch() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.err == nil {
+	if c.err == nil && c.holds == 0 {
 		c.timer.Reset(c.limit)
+	}
+}
+
+// Hold stops the clock of the idle context ctx is made from, until
+// release is called, which starts a whole limit again: for a wait that is
+// not the silence being timed, such as a person's. A ctx made from no
+// idle context is not held.
+func Hold(ctx context.Context) (release func()) {
+	c, _ := ctx.Value(ctxKey{}).(*idleCtx)
+	if c == nil {
+		return func() {}
+	}
+	c.mu.Lock()
+	c.holds++
+	if c.err == nil {
+		c.timer.Stop()
+	}
+	c.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			c.holds--
+			if c.err == nil && c.holds == 0 {
+				c.timer.Reset(c.limit)
+			}
+		})
 	}
 }
 

@@ -68,3 +68,33 @@ func TestWithTimeout_parentAndCancel(t *testing.T) {
 		t.Errorf("Err after cancel = %v", ctx.Err())
 	}
 }
+
+// A hold stops the clock, for a context made from the idle one too; a
+// touch while held does not start it; the release gives a whole limit,
+// after which the silence ends the context.
+func TestHold(t *testing.T) {
+	t.Parallel()
+	ctx, touch, cancel := WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	child := context.WithValue(ctx, struct{}{}, 1)
+	release := Hold(child)
+	inner := Hold(ctx)
+	time.Sleep(200 * time.Millisecond)
+	touch()
+	inner()
+	time.Sleep(200 * time.Millisecond)
+	if err := ctx.Err(); err != nil {
+		t.Fatalf("ended while held: %v", err)
+	}
+	release()
+	release() // a second release is nothing
+	select {
+	case <-ctx.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("not ended by the silence after the release")
+	}
+	if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		t.Errorf("Err = %v, want context.DeadlineExceeded", ctx.Err())
+	}
+	Hold(context.Background())() // no idle context: nothing
+}
