@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"sync/atomic"
+
+	"github.com/mcpsh/mcp/internal/jsondepth"
 )
 
 // batchesGone is the first revision without JSON-RPC batches.
@@ -19,12 +21,7 @@ type batchGuard struct {
 	r       io.Reader
 	version atomic.Pointer[string] // set once batches are refused
 	err     error
-
-	// The scanner's state: how deep in a JSON value the input is, and
-	// whether in a string, just after a backslash.
-	depth     int
-	inString  bool
-	afterBack bool
+	scan    jsondepth.Scanner
 }
 
 // negotiated records the revision an initialize result names.
@@ -59,22 +56,6 @@ func (g *batchGuard) Read(p []byte) (int, error) {
 // batchAt reads one byte and says whether it begins a batch, a top-level
 // array, that is refused.
 func (g *batchGuard) batchAt(b byte) bool {
-	switch {
-	case g.afterBack:
-		g.afterBack = false
-	case g.inString:
-		g.afterBack = b == '\\'
-		g.inString = b != '"'
-	case b == '"':
-		g.inString = true
-	case b == '[' && g.depth == 0 && g.version.Load() != nil:
-		return true
-	case b == '{', b == '[':
-		g.depth++
-	case b == '}', b == ']':
-		if g.depth > 0 {
-			g.depth--
-		}
-	}
-	return false
+	top := g.scan.Depth() == 0
+	return g.scan.Step(b) && b == '[' && top && g.version.Load() != nil
 }

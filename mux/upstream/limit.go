@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"sync"
+
+	"github.com/mcpsh/mcp/internal/jsondepth"
 )
 
 // ErrMessageTooLarge says a single message from a server was larger than
@@ -74,33 +76,23 @@ func (l *lineLimitReader) Read(p []byte) (int, error) {
 // depthGauge follows the nesting of JSON arrays and objects line by line,
 // outside strings, across reads.
 type depthGauge struct {
-	depth, deepest int
-	inString       bool
-	escaped        bool
+	scan    jsondepth.Scanner
+	deepest int
 }
 
 // feed takes the next bytes and returns the deepest nesting of the line
 // they end in (or of the line still open).
 func (g *depthGauge) feed(b []byte) int {
 	for _, c := range b {
-		switch {
-		case c == '\n':
+		if c == '\n' {
 			*g = depthGauge{}
-		case g.escaped:
-			g.escaped = false
-		case g.inString:
-			g.escaped = c == '\\'
-			g.inString = c != '"'
-		case c == '"':
-			g.inString = true
-		case c == '[' || c == '{':
-			g.depth++
-			g.deepest = max(g.deepest, g.depth)
-		case c == ']' || c == '}':
-			g.depth--
+			continue
 		}
-		if g.deepest > maxMessageDepth {
-			return g.deepest
+		if g.scan.Step(c) {
+			g.deepest = max(g.deepest, g.scan.Depth())
+			if g.deepest > maxMessageDepth {
+				return g.deepest
+			}
 		}
 	}
 	return g.deepest
