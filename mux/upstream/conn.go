@@ -87,6 +87,7 @@ type conn struct {
 	elicit   ElicitationPolicy
 	onElicit func(Elicitation)
 	relay    ElicitRelay
+	calls    callsInFlight // the calls a relayed request for input ends with
 
 	// Logs: the server's messages go to onLogMsg and the calls listening
 	// (sinks); levels is the level shared with the engine's connections,
@@ -514,6 +515,7 @@ func (u *conn) CallTool(ctx context.Context, name string, args json.RawMessage) 
 	if err := json.Unmarshal(args, &probe); err != nil || probe == nil {
 		return nil, fmt.Errorf("arguments for %s must be a JSON object", name)
 	}
+	defer u.calls.begin()()
 	if onLog := HooksOf(ctx).OnLog; onLog != nil {
 		u.askForLogs(ctx)
 		defer u.sinks.listen(onLog)()

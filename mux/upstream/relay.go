@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -41,6 +42,21 @@ func (u *conn) relayElicitation(ctx context.Context, p mcp.ElicitationParams) (r
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	defer context.AfterFunc(u.life, cancel)()
+	// A request that came while calls were in flight ends with them: the
+	// person is not left with a form nobody waits for. mcp-go says neither
+	// which call a request on stdio belongs to nor when the server gives
+	// it up.
+	if quiet := u.calls.quiet(); quiet != nil {
+		stop := make(chan struct{})
+		defer close(stop)
+		go func() {
+			select {
+			case <-quiet:
+				cancel()
+			case <-stop:
+			}
+		}()
+	}
 	out, ok, err := u.relay(ctx, u.server, redacted)
 	if !ok {
 		return nil, false, nil
@@ -72,4 +88,41 @@ func (u *conn) relayElicitation(ctx context.Context, p mcp.ElicitationParams) (r
 	}
 	u.log.Info("relayed a request for input to the client", "mode", mode, "action", answer.Action)
 	return res, true, nil
+}
+
+// callsInFlight counts a connection's calls in flight: tools/call, and
+// the tasks/result that waits for a task.
+type callsInFlight struct {
+	mu   sync.Mutex
+	n    int
+	done chan struct{} // closed when n drops to 0; nil while it is 0
+}
+
+// begin counts one call until end is called.
+func (c *callsInFlight) begin() (end func()) {
+	c.mu.Lock()
+	if c.n == 0 {
+		c.done = make(chan struct{})
+	}
+	c.n++
+	c.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			if c.n--; c.n == 0 {
+				close(c.done)
+				c.done = nil
+			}
+		})
+	}
+}
+
+// quiet is closed once every call in flight now has ended; nil when none
+// is.
+func (c *callsInFlight) quiet() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.done
 }

@@ -44,7 +44,7 @@ func (r *relayRecorder) requests() []json.RawMessage {
 	return append([]json.RawMessage(nil), r.asked...)
 }
 
-func elicitStdio(t *testing.T, env map[string]string) manifests.Endpoint {
+func elicitStdio(t testing.TB, env map[string]string) manifests.Endpoint {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

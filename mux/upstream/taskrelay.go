@@ -64,8 +64,12 @@ func (u *conn) StartTask(ctx context.Context, name string, args, params json.Raw
 	if meta != nil {
 		call["_meta"] = meta
 	}
+	// The task counts as a call in flight until it ends, for the requests
+	// for input it makes.
+	end := u.calls.begin()
 	raw, err := u.createTask(ctx, call)
 	if err != nil {
+		end()
 		sink.stop()
 		return nil, "", err
 	}
@@ -74,9 +78,10 @@ func (u *conn) StartTask(ctx context.Context, name string, args, params json.Raw
 	}
 	if json.Unmarshal(raw, &created) == nil && created.Task != nil && created.Task.TaskID != "" {
 		// The token stays the task's until it ends (2025-11-25).
-		u.tasks.keep(created.Task.TaskID, sink)
+		u.tasks.keep(created.Task.TaskID, sink, end)
 		return raw, created.Task.TaskID, nil
 	}
+	end()
 	sink.stop()
 	// The server answered the call itself; it must still be a result.
 	if _, err := u.callResult(name, raw); err != nil {

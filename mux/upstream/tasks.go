@@ -306,56 +306,74 @@ type taskWatch struct {
 	by     map[string]chan task
 	relays []func(id string, params json.RawMessage)
 	// sinks are the progress of the tasks started for a caller of their
-	// own (StartTask), until they end.
+	// own (StartTask), and ends end their count among the calls in
+	// flight, until they end.
 	sinks  map[string]*progressSink
+	ends   map[string]func()
 	closed bool
 }
 
-// maxTaskSinks bounds the tasks of one connection whose progress is
-// relayed; a task started past it has none.
+// maxTaskSinks bounds the tasks started for a caller (StartTask) that one
+// connection holds progress and a count in flight for; a task started
+// past it has neither.
 const maxTaskSinks = 1000
 
-// keep holds s, the progress of task id, until the task ends.
-func (w *taskWatch) keep(id string, s *progressSink) {
-	if s == nil {
-		return
-	}
+// keep holds s, the progress of task id (nil when none is asked for),
+// and end, which ends its count among the calls in flight, until the task
+// ends.
+func (w *taskWatch) keep(id string, s *progressSink, end func()) {
 	w.mu.Lock()
 	if w.sinks == nil {
-		w.sinks = map[string]*progressSink{}
+		w.sinks, w.ends = map[string]*progressSink{}, map[string]func(){}
 	}
-	if w.closed || len(w.sinks) >= maxTaskSinks {
+	if w.closed || len(w.ends) >= maxTaskSinks {
 		w.mu.Unlock()
-		s.release()
+		if s != nil {
+			s.release()
+		}
+		end()
 		return
 	}
-	old := w.sinks[id]
-	w.sinks[id] = s
+	oldSink, oldEnd := w.sinks[id], w.ends[id]
+	if s != nil {
+		w.sinks[id] = s
+	}
+	w.ends[id] = end
 	w.mu.Unlock()
-	if old != nil {
-		old.release()
+	if oldSink != nil && oldSink != s {
+		oldSink.release()
+	}
+	if oldEnd != nil {
+		oldEnd()
 	}
 }
 
-// ended releases the progress of task id, which has ended.
+// ended releases what is held for task id, which has ended.
 func (w *taskWatch) ended(id string) {
 	w.mu.Lock()
-	s := w.sinks[id]
+	s, end := w.sinks[id], w.ends[id]
 	delete(w.sinks, id)
+	delete(w.ends, id)
 	w.mu.Unlock()
 	if s != nil {
 		s.release()
 	}
+	if end != nil {
+		end()
+	}
 }
 
-// close releases the progress of every task: the connection ends.
+// close releases what is held for every task: the connection ends.
 func (w *taskWatch) close() {
 	w.mu.Lock()
-	sinks := w.sinks
-	w.sinks, w.closed = nil, true
+	sinks, ends := w.sinks, w.ends
+	w.sinks, w.ends, w.closed = nil, nil, true
 	w.mu.Unlock()
 	for _, s := range sinks {
 		s.release()
+	}
+	for _, end := range ends {
+		end()
 	}
 }
 

@@ -272,3 +272,39 @@ func TestCallTool_taskInputRequiredEverything(t *testing.T) {
 		})
 	}
 }
+
+// A task started for a caller of its own counts as a call in flight until
+// it ends, so that the requests for input it makes are not ended by other
+// calls that end before it.
+func TestStartTask_inFlightUntilEnded(t *testing.T) {
+	t.Parallel()
+	ep := testenv.FakeServer(t, testenv.ModeTasks)
+	ep.Env["FAKE_TASK_MARK"] = filepath.Join(t.TempDir(), "mark")
+	u := connect(t, ep, Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	_, id, err := u.StartTask(ctx, "taskwait", nil, nil)
+	if err != nil || id == "" {
+		t.Fatalf("StartTask = %q, %v", id, err)
+	}
+	quiet := u.calls.quiet()
+	if quiet == nil {
+		t.Fatal("no call in flight while the task runs")
+	}
+	if got := text(t, call(t, u, "echo", `{"message":"meanwhile"}`)); got != "Echo: meanwhile" {
+		t.Errorf("echo = %q", got)
+	}
+	select {
+	case <-quiet:
+		t.Fatal("a call that ended while the task runs left no call in flight")
+	default:
+	}
+	if _, err := u.TaskRequest(ctx, "tasks/cancel", id); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-quiet:
+	case <-time.After(5 * time.Second):
+		t.Error("the cancelled task still counts as a call in flight")
+	}
+}
