@@ -210,21 +210,71 @@ func (s *Server) proxy(e *entry) mcp.ToolHandler {
 		if len(args) == 0 || string(args) == "null" {
 			args = json.RawMessage("{}")
 		}
+		if res, ok := s.inRounds(ctx, e, req, args); ok {
+			return res, nil
+		}
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
 		defer context.AfterFunc(s.life, cancel)()
 		ctx, release := s.withCallHooks(ctx, req)
 		defer release()
-		res, err := s.eng.Call(ctx, e.tool.Server, e.tool.Name, args)
-		if err != nil {
-			return s.callError(e, err), nil
-		}
-		out, err := passthrough(res)
-		if err != nil {
-			return toolError(fmt.Sprintf("%s: %s", e.name, err)), nil
-		}
-		return out, nil
+		return s.result(ctx, e, args), nil
 	}
+}
+
+// inRounds makes a call for a client on 2026-07-28 that declared it can
+// be asked for input, in rounds (rounds.go), so that the upstream's
+// requests for input reach it; ok is false for any other call, which is
+// made plainly.
+func (s *Server) inRounds(ctx context.Context, e *entry, req *mcp.CallToolRequest, args json.RawMessage) (_ *mcp.CallToolResult, ok bool) {
+	if s.opts.Relay == nil || req.Session == nil {
+		return nil, false
+	}
+	if ip := req.Session.InitializeParams(); ip == nil || ip.ProtocolVersion < statelessRevision {
+		return nil, false
+	}
+	var c *roundCall
+	if state := req.Params.RequestState; state != "" {
+		if c = s.rounds.resume(state, e.tool.Server); c == nil {
+			return toolError(e.name + ": the requestState names no call waiting for input (it may have waited too long): call again without it"), true
+		}
+		if err := c.answer(req.Params.InputResponses); err != nil {
+			return toolError(fmt.Sprintf("%s: %s", e.name, clip.Line(err.Error()))), true
+		}
+	} else {
+		modes := modesOf(req.ClientCapabilities())
+		if !modes.form && !modes.url {
+			return nil, false
+		}
+		var err error
+		c, err = s.rounds.start(s.life, e.tool.Server, modes, func(ctx context.Context, made func(context.Context)) *mcp.CallToolResult {
+			ctx, release := s.withCallHooks(ctx, req)
+			defer release()
+			made(ctx)
+			return s.result(ctx, e, args)
+		})
+		if err != nil {
+			return nil, false // past the bound: the rule answers its requests
+		}
+	}
+	res, err := s.rounds.wait(ctx, c)
+	if err != nil {
+		return s.callError(e, err), true
+	}
+	return res, true
+}
+
+// result makes an upstream call and returns what the client gets of it.
+func (s *Server) result(ctx context.Context, e *entry, args json.RawMessage) *mcp.CallToolResult {
+	res, err := s.eng.Call(ctx, e.tool.Server, e.tool.Name, args)
+	if err != nil {
+		return s.callError(e, err)
+	}
+	out, err := passthrough(res)
+	if err != nil {
+		return toolError(fmt.Sprintf("%s: %s", e.name, err))
+	}
+	return out
 }
 
 // callError turns a failed call into a tool error of one line.

@@ -3,6 +3,7 @@ package toolsmode
 import (
 	"context"
 	"encoding/json"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -18,7 +19,10 @@ import (
 func (s *Server) withCallHooks(ctx context.Context, req *mcp.CallToolRequest) (context.Context, context.CancelFunc) {
 	touch, cancel := func() {}, context.CancelFunc(func() {})
 	if s.opts.CallTimeout > 0 {
-		ctx, touch, cancel = idle.WithTimeout(ctx, s.opts.CallTimeout)
+		var end context.CancelFunc
+		ctx, touch, end = idle.WithTimeout(ctx, s.opts.CallTimeout)
+		remove := s.clocks.add(ctx)
+		cancel = func() { remove(); end() }
 	}
 	h := *upstream.HooksOf(ctx)
 	if meta := req.Params.Meta; len(meta) > 0 {
@@ -41,4 +45,46 @@ func (s *Server) withCallHooks(ctx context.Context, req *mcp.CallToolRequest) (c
 		}
 	}
 	return upstream.WithCallHooks(ctx, &h), cancel
+}
+
+// callClocks are the clocks (CallTimeout) of the calls in flight. A
+// relayed request for input holds them all while a person answers it:
+// over stdio nothing says which call it belongs to, and a person's time is
+// no call's silence.
+type callClocks struct {
+	mu   sync.Mutex
+	next int
+	ctxs map[int]context.Context
+}
+
+// add counts ctx, a call's, until remove.
+func (c *callClocks) add(ctx context.Context) (remove func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ctxs == nil {
+		c.ctxs = map[int]context.Context{}
+	}
+	c.next++
+	id := c.next
+	c.ctxs[id] = ctx
+	return func() {
+		c.mu.Lock()
+		delete(c.ctxs, id)
+		c.mu.Unlock()
+	}
+}
+
+// hold stops the clocks of the calls in flight until release.
+func (c *callClocks) hold() (release func()) {
+	c.mu.Lock()
+	releases := make([]func(), 0, len(c.ctxs))
+	for _, ctx := range c.ctxs {
+		releases = append(releases, idle.Hold(ctx))
+	}
+	c.mu.Unlock()
+	return func() {
+		for _, r := range releases {
+			r()
+		}
+	}
 }

@@ -19,11 +19,9 @@ import (
 // options (Upstream), and the Server attaches its client session while it
 // serves (Options.Relay). A Server with a Relay declares logging.
 type Relay struct {
-	mu sync.Mutex
-	ss *mcp.ServerSession // nil while no client is served
-	// ours is the client's id of a server's task, when the client started
-	// it through the task relay.
-	ours   func(server, upstreamID string) (string, bool)
+	mu     sync.Mutex
+	ss     *mcp.ServerSession // nil while no client is served
+	served attachment         // the Server's, while ss is served
 	logs   chan upstream.LogMessage
 	queued atomic.Int64 // bytes of data in logs
 	levels *upstream.LogLevel
@@ -52,12 +50,23 @@ func (r *Relay) Upstream(o upstream.Options) upstream.Options {
 	return o
 }
 
+// attachment is what the Server serving a client gives its Relay.
+type attachment struct {
+	// ours is the client's id of a server's task, when the client started
+	// it through the task relay.
+	ours func(server, upstreamID string) (string, bool)
+	// rounds carries requests for input to a client on 2026-07-28.
+	rounds *rounds
+	// hold stops the time limits of the calls in flight until release.
+	hold func() (release func())
+}
+
 // attach serves ss until the function returned is called; the log
 // messages queued meanwhile go to it on a goroutine that the function
 // stops and waits for.
-func (r *Relay) attach(ss *mcp.ServerSession, ours func(server, upstreamID string) (string, bool)) (detach func()) {
+func (r *Relay) attach(ss *mcp.ServerSession, a attachment) (detach func()) {
 	r.mu.Lock()
-	r.ss, r.ours = ss, ours
+	r.ss, r.served = ss, a
 	r.mu.Unlock()
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -76,7 +85,7 @@ func (r *Relay) attach(ss *mcp.ServerSession, ours func(server, upstreamID strin
 	}()
 	return func() {
 		r.mu.Lock()
-		r.ss, r.ours = nil, nil
+		r.ss, r.served = nil, attachment{}
 		r.mu.Unlock()
 		stop()
 		<-done
@@ -141,8 +150,20 @@ func (r *Relay) elicit(ctx context.Context, server string, params json.RawMessag
 		p.RequestedSchema = raw.RequestedSchema
 	}
 	p.Meta = r.taskMeta(server, p.Meta)
+	r.mu.Lock()
+	served := r.served
+	r.mu.Unlock()
+	if ip := ss.InitializeParams(); ip != nil && ip.ProtocolVersion >= statelessRevision {
+		if served.rounds == nil {
+			return nil, false, nil
+		}
+		return served.rounds.ask(ctx, server, &p)
+	}
 	if !canElicit(ss, p.Mode) {
 		return nil, false, nil
+	}
+	if served.hold != nil {
+		defer served.hold()()
 	}
 	res, err := ss.Elicit(ctx, &p)
 	if err != nil {
@@ -190,7 +211,7 @@ func (r *Relay) taskMeta(server string, meta mcp.Meta) mcp.Meta {
 	}
 	b, _ := json.Marshal(related)
 	r.mu.Lock()
-	ours := r.ours
+	ours := r.served.ours
 	r.mu.Unlock()
 	if json.Unmarshal(b, &t) == nil && t.TaskID != "" && ours != nil {
 		if id, ok := ours(server, t.TaskID); ok {

@@ -115,11 +115,118 @@ func TestServer_RelaysElicitation(t *testing.T) {
 	}
 }
 
+// A client on 2026-07-28, which takes requests for input only inside
+// results, gets server-everything's form in an input-required result
+// (multi-round-trip requests): the official Go SDK's client answers it
+// and makes the call again, and the answer is what the tool reports.
+func TestServer_RelaysElicitationInRounds(t *testing.T) {
+	relay := NewRelay()
+	eng := relayEngine(t, relay, []*catalog.ServerSurface{{ID: "everything", Tools: []string{"trigger-elicitation-request", "echo"}}}, testenv.EverythingStdio(t))
+	s, _ := newServer(t, eng, Options{Relay: relay})
+	var mu sync.Mutex
+	var asked []*mcp.ElicitParams
+	cs := goClient(t, s, "", &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		mu.Lock()
+		asked = append(asked, req.Params)
+		mu.Unlock()
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada Lovelace", "check": true, "integer": 7}}, nil
+	}})
+	if v := cs.InitializeResult().ProtocolVersion; v != "2026-07-28" {
+		t.Fatalf("the session speaks %s, want 2026-07-28", v)
+	}
+	got := callText(t, cs, "everything__trigger_elicitation_request", nil)
+	for _, want := range []string{"User provided the requested information", "Name: Ada Lovelace", "Favorite Integer: 7"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("result lacks %q:\n%s", want, got)
+		}
+	}
+	mu.Lock()
+	n := len(asked)
+	mu.Unlock()
+	if n != 1 || asked[0].Message != "Please provide inputs for the following fields:" {
+		t.Fatalf("the client was asked %d times (%+v), want once for server-everything's form", n, asked)
+	}
+	// A call that asks for nothing is answered in one round.
+	if got := callText(t, cs, "everything__echo", map[string]any{"message": "hi"}); got != "Echo: hi" {
+		t.Errorf("echo = %q", got)
+	}
+	if len(s.rounds.calls) != 0 {
+		t.Errorf("%d calls are still kept after their results", len(s.rounds.calls))
+	}
+}
+
+// The time a person takes to answer a relayed request for input is not
+// the call's silence: a form answered after more than the call's time
+// limit still reaches the server, on the handshake and in rounds.
+func TestServer_RelayedAnswerIsNoSilence(t *testing.T) {
+	for _, version := range []string{"2025-11-25", ""} {
+		t.Run("version="+version, func(t *testing.T) {
+			relay := NewRelay()
+			eng := relayEngine(t, relay, []*catalog.ServerSurface{{ID: "everything", Tools: []string{"trigger-elicitation-request"}}}, testenv.EverythingStdio(t))
+			s, _ := newServer(t, eng, Options{Relay: relay, CallTimeout: 2 * time.Second})
+			cs := goClient(t, s, version, &mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				time.Sleep(3500 * time.Millisecond)
+				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada Lovelace"}}, nil
+			}})
+			if got := callText(t, cs, "everything__trigger_elicitation_request", nil); !strings.Contains(got, "Name: Ada Lovelace") {
+				t.Errorf("result = %s, want the answer given after 3.5 s under a 2 s limit", got)
+			}
+		})
+	}
+}
+
+// A round that names no call waiting for input, or answers a request that
+// is not open, gets a tool error, not the upstream's result.
+func TestServer_RoundsRefuseStrangers(t *testing.T) {
+	relay := NewRelay()
+	eng := relayEngine(t, relay, []*catalog.ServerSurface{{ID: "everything", Tools: []string{"trigger-elicitation-request"}}}, testenv.EverythingStdio(t))
+	s, _ := newServer(t, eng, Options{Relay: relay})
+	cs := goClient(t, s, "", &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return &mcp.ElicitResult{Action: "decline"}, nil
+		},
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "everything__trigger_elicitation_request", RequestState: "mcp-0123"})
+	if err != nil || !res.IsError || !strings.Contains(toolText(res), "the requestState names no call waiting for input") {
+		t.Errorf("an unknown requestState: %+v, %v", res, err)
+	}
+	first, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "everything__trigger_elicitation_request"})
+	if err != nil || !first.NeedsInput() || len(first.InputRequests) != 1 || first.RequestState == "" {
+		t.Fatalf("first round: %+v, %v; want one request for input", first, err)
+	}
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "everything__trigger_elicitation_request", RequestState: first.RequestState,
+		InputResponses: mcp.InputResponseMap{"input-99": &mcp.ElicitResult{Action: "decline"}}})
+	if err != nil || !res.IsError || !strings.Contains(toolText(res), "not open") {
+		t.Errorf("an answer to no open request: %+v, %v", res, err)
+	}
+	var id string
+	for k := range first.InputRequests {
+		id = k
+	}
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "everything__trigger_elicitation_request", RequestState: first.RequestState,
+		InputResponses: mcp.InputResponseMap{id: &mcp.ElicitResult{Action: "decline"}}})
+	if err != nil || res.NeedsInput() || !strings.Contains(toolText(res), "User declined") {
+		t.Errorf("the answered round: %+v, %v; want the server to see a decline", res, err)
+	}
+}
+
+func toolText(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, tc.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
 // A client that declares no elicitation is not asked: the old rule
 // answers (server-everything's form needs a name nobody gave, so it is
-// declined). Nor is a client on 2026-07-28, which takes requests for
-// input only inside results (multi-round-trip requests), not relayed
-// yet. Without a relay nothing changes either.
+// declined), on the handshake and on 2026-07-28 alike. Without a relay
+// nothing changes either.
 func TestServer_ElicitationWithoutTheCapability(t *testing.T) {
 	answers := &mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 		t.Error("the client was asked for input")
@@ -132,7 +239,8 @@ func TestServer_ElicitationWithoutTheCapability(t *testing.T) {
 		opts    *mcp.ClientOptions
 	}{
 		{"relay", NewRelay(), "2025-11-25", nil},
-		{"relay/2026-07-28", NewRelay(), "", answers},
+		{"relay/2026-07-28", NewRelay(), "", nil},
+		{"no relay/2026-07-28", nil, "", answers},
 		{"no relay", nil, "2025-11-25", answers},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -370,7 +478,7 @@ func TestServer_RelaysTaskRequestWithoutItsTask(t *testing.T) {
 // _meta keys stay.
 func TestRelay_taskMeta(t *testing.T) {
 	r := NewRelay()
-	r.ours = func(server, id string) (string, bool) { return "c-1", server == "everything" && id == "up-1" }
+	r.served.ours = func(server, id string) (string, bool) { return "c-1", server == "everything" && id == "up-1" }
 	related := func(id string) map[string]any { return map[string]any{"taskId": id} }
 	for _, tt := range []struct {
 		in, want mcp.Meta

@@ -137,8 +137,10 @@ type Server struct {
 	life context.Context
 	end  context.CancelFunc
 
-	tasks serverTasks    // the task relay (tasks.go)
-	wg    sync.WaitGroup // listLater's goroutines, which Close waits for
+	tasks  serverTasks    // the task relay (tasks.go)
+	rounds rounds         // calls made in rounds for a client on 2026-07-28 (rounds.go)
+	clocks callClocks     // the time limits of the calls in flight
+	wg     sync.WaitGroup // listLater's goroutines, which Close waits for
 }
 
 // listRetries is how often listLater tries a server again: after 1, 2, 4,
@@ -387,7 +389,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 		return err
 	}
 	if s.opts.Relay != nil {
-		defer s.opts.Relay.attach(ss, s.clientTask)()
+		defer s.opts.Relay.attach(ss, attachment{ours: s.clientTask, rounds: &s.rounds, hold: s.clocks.hold})()
 	}
 	done := make(chan error, 1)
 	go func() { done <- ss.Wait() }()
