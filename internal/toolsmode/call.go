@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -246,9 +247,14 @@ func (s *Server) inRounds(ctx context.Context, e *entry, req *mcp.CallToolReques
 		if !modes.form && !modes.url {
 			return nil, false
 		}
+		// The client's progress token is the first round's: its reports
+		// stop with that round.
+		var first atomic.Bool
+		first.Store(true)
+		defer first.Store(false)
 		var err error
 		c, err = s.rounds.start(s.life, e.tool.Server, modes, func(ctx context.Context, made func(context.Context)) *mcp.CallToolResult {
-			ctx, release := s.withCallHooks(ctx, req)
+			ctx, release := s.callHooks(ctx, req, first.Load)
 			defer release()
 			made(ctx)
 			return s.result(ctx, e, args)

@@ -17,6 +17,13 @@ import (
 // the client under that token. The call's time limit (CallTimeout) is the
 // longest silence: each report restarts it.
 func (s *Server) withCallHooks(ctx context.Context, req *mcp.CallToolRequest) (context.Context, context.CancelFunc) {
+	return s.callHooks(ctx, req, nil)
+}
+
+// callHooks is withCallHooks for a call whose progress goes to the client
+// only while live says so (nil: always): a progress token names one
+// request, and the reports past its end would name a request that is over.
+func (s *Server) callHooks(ctx context.Context, req *mcp.CallToolRequest, live func() bool) (context.Context, context.CancelFunc) {
 	touch, cancel := func() {}, context.CancelFunc(func() {})
 	if s.opts.CallTimeout > 0 {
 		var end context.CancelFunc
@@ -37,6 +44,9 @@ func (s *Server) withCallHooks(ctx context.Context, req *mcp.CallToolRequest) (c
 		session, callCtx := req.Session, ctx
 		h.OnProgress = func(p upstream.Progress) {
 			touch()
+			if live != nil && !live() {
+				return
+			}
 			// A client that is gone misses a report; the call's own
 			// answer says whether it still listens.
 			_ = session.NotifyProgress(callCtx, &mcp.ProgressNotificationParams{
