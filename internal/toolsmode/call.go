@@ -236,10 +236,13 @@ func (s *Server) inRounds(ctx context.Context, e *entry, req *mcp.CallToolReques
 	}
 	var c *roundCall
 	if state := req.Params.RequestState; state != "" {
-		if c = s.rounds.resume(state, e.tool.Server); c == nil {
-			return toolError(e.name + ": the requestState names no call waiting for input (it may have waited too long): call again without it"), true
+		var err error
+		if c, err = s.rounds.resume(state, e.tool.Server, e.tool.Name); err != nil {
+			return toolError(e.name + ": " + err.Error()), true
 		}
 		if err := c.answer(req.Params.InputResponses); err != nil {
+			// A tool error ends the call for the client: it ends here too.
+			s.rounds.drop(c)
 			return toolError(fmt.Sprintf("%s: %s", e.name, clip.Line(err.Error()))), true
 		}
 	} else {
@@ -253,10 +256,9 @@ func (s *Server) inRounds(ctx context.Context, e *entry, req *mcp.CallToolReques
 		first.Store(true)
 		defer first.Store(false)
 		var err error
-		c, err = s.rounds.start(s.life, e.tool.Server, modes, func(ctx context.Context, made func(context.Context)) *mcp.CallToolResult {
+		c, err = s.rounds.start(s.life, e.tool.Server, e.tool.Name, modes, func(ctx context.Context) *mcp.CallToolResult {
 			ctx, release := s.callHooks(ctx, req, first.Load)
 			defer release()
-			made(ctx)
 			return s.result(ctx, e, args)
 		})
 		if err != nil {

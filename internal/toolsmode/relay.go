@@ -153,17 +153,17 @@ func (r *Relay) elicit(ctx context.Context, server string, params json.RawMessag
 	r.mu.Lock()
 	served := r.served
 	r.mu.Unlock()
-	if ip := ss.InitializeParams(); ip != nil && ip.ProtocolVersion >= statelessRevision {
-		if served.rounds == nil {
-			return nil, false, nil
-		}
-		return served.rounds.ask(ctx, server, &p)
-	}
-	if !canElicit(ss, p.Mode) {
+	stateless := ss.InitializeParams() != nil && ss.InitializeParams().ProtocolVersion >= statelessRevision
+	if stateless && served.rounds == nil || !stateless && !canElicit(ss, p.Mode) {
 		return nil, false, nil
 	}
+	// A person's time is no call's silence; which call the request is
+	// for, nothing says.
 	if served.hold != nil {
 		defer served.hold()()
+	}
+	if stateless {
+		return served.rounds.ask(ctx, server, &p)
 	}
 	res, err := ss.Elicit(ctx, &p)
 	if err != nil {

@@ -190,7 +190,7 @@ func TestServer_RoundsRefuseStrangers(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "everything__trigger_elicitation_request", RequestState: "mcp-0123"})
-	if err != nil || !res.IsError || !strings.Contains(toolText(res), "the requestState names no call waiting for input") {
+	if err != nil || !res.IsError || !strings.Contains(toolText(res), "the requestState names no call of this tool waiting for input") {
 		t.Errorf("an unknown requestState: %+v, %v", res, err)
 	}
 	first, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "everything__trigger_elicitation_request"})
@@ -202,11 +202,21 @@ func TestServer_RoundsRefuseStrangers(t *testing.T) {
 	if err != nil || !res.IsError || !strings.Contains(toolText(res), "not open") {
 		t.Errorf("an answer to no open request: %+v, %v", res, err)
 	}
+	// That tool error ended the call.
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "everything__trigger_elicitation_request", RequestState: first.RequestState,
+		InputResponses: mcp.InputResponseMap{"input-1": &mcp.ElicitResult{Action: "decline"}}})
+	if err != nil || !res.IsError || !strings.Contains(toolText(res), "names no call") {
+		t.Errorf("a round of the refused call: %+v, %v", res, err)
+	}
+	again, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "everything__trigger_elicitation_request"})
+	if err != nil || !again.NeedsInput() || again.RequestState == first.RequestState {
+		t.Fatalf("a new call: %+v, %v; want a request for input under a new requestState", again, err)
+	}
 	var id string
-	for k := range first.InputRequests {
+	for k := range again.InputRequests {
 		id = k
 	}
-	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "everything__trigger_elicitation_request", RequestState: first.RequestState,
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "everything__trigger_elicitation_request", RequestState: again.RequestState,
 		InputResponses: mcp.InputResponseMap{id: &mcp.ElicitResult{Action: "decline"}}})
 	if err != nil || res.NeedsInput() || !strings.Contains(toolText(res), "User declined") {
 		t.Errorf("the answered round: %+v, %v; want the server to see a decline", res, err)

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 	"sync"
 	"time"
@@ -13,7 +14,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpsh/mcp/internal/clip"
-	"github.com/mcpsh/mcp/internal/idle"
 )
 
 // A client on 2026-07-28 takes a server's requests for input only inside
@@ -24,6 +24,11 @@ import (
 // call runs on between the client's rounds, its requests for input wait
 // for the client's answers, and the round that finds the call's result
 // returns it.
+//
+// Over stdio nothing says which call a server's request for input belongs
+// to, so it is carried by the oldest call to that server that runs in
+// rounds. Whichever round carries it, the answer goes to the request that
+// asked, which waits until the carrier is gone.
 type rounds struct {
 	mu    sync.Mutex
 	calls map[string]*roundCall // by requestState
@@ -45,22 +50,26 @@ var errRoundsFull = errors.New("too many calls are waiting for the client's inpu
 
 // roundCall is one upstream call made in rounds.
 type roundCall struct {
-	server  string
-	state   string               // the requestState that names it
-	modes   elicitModes          // what the client declared it can be asked
-	cancel  context.CancelFunc   // ends the upstream call
-	done    chan struct{}        // closed when the upstream call has returned
-	res     *mcp.CallToolResult  // its result, once done
-	asks    chan *roundAsk       // requests for input not yet carried
-	mu      sync.Mutex           // guards below
-	callCtx context.Context      // the upstream call's, whose clock a request for input holds
-	open    map[string]*roundAsk // carried to the client, by input request id
-	next    int
-	timer   *time.Timer // runs while the client is away
+	server, tool string
+	state        string              // the requestState that names it
+	modes        elicitModes         // what the client declared it can be asked
+	cancel       context.CancelFunc  // ends the upstream call
+	done         chan struct{}       // closed when the upstream call has returned
+	res          *mcp.CallToolResult // its result, once done
+	gone         chan struct{}       // closed when the call is forgotten
+	goneOnce     sync.Once
+	asks         chan *roundAsk // requests for input not yet carried
+
+	mu     sync.Mutex           // guards below
+	open   map[string]*roundAsk // carried to the client, by input request id
+	next   int
+	active bool        // a round of the client's is in progress
+	timer  *time.Timer // runs while the client is away
 }
 
 // roundAsk is one upstream request for input.
 type roundAsk struct {
+	ctx    context.Context // the upstream's request: ended, nobody waits for the answer
 	params *mcp.ElicitParams
 	answer chan json.RawMessage // the client's answer, an elicitation result
 }
@@ -87,16 +96,16 @@ func modesOf(caps *mcp.ClientCapabilities) elicitModes {
 	return elicitModes{form: e.Form != nil || e.URL == nil, url: e.URL != nil}
 }
 
-// start makes call, the upstream call, under a context of life's, and
-// records it. call's ctx ends when the call is cancelled; call passes the
-// context it calls under to made, so that requests for input hold its
-// clock (--timeout) while the client is away.
-func (r *rounds) start(life context.Context, server string, modes elicitModes, call func(ctx context.Context, made func(context.Context)) *mcp.CallToolResult) (*roundCall, error) {
+// start makes call, the upstream call of server's tool, under a context
+// of life's, and records it; its first round is in progress. call's ctx
+// ends when the call is cancelled.
+func (r *rounds) start(life context.Context, server, tool string, modes elicitModes, call func(ctx context.Context) *mcp.CallToolResult) (*roundCall, error) {
 	b := make([]byte, 16)
 	_, _ = rand.Read(b)
 	ctx, cancel := context.WithCancel(life)
-	c := &roundCall{server: server, state: "mcp-" + hex.EncodeToString(b), modes: modes, cancel: cancel,
-		done: make(chan struct{}), asks: make(chan *roundAsk, maxRoundAsks), open: map[string]*roundAsk{}}
+	c := &roundCall{server: server, tool: tool, state: "mcp-" + hex.EncodeToString(b), modes: modes, cancel: cancel,
+		done: make(chan struct{}), gone: make(chan struct{}), asks: make(chan *roundAsk, maxRoundAsks),
+		open: map[string]*roundAsk{}, active: true}
 	r.mu.Lock()
 	if r.calls == nil {
 		r.calls = map[string]*roundCall{}
@@ -110,36 +119,43 @@ func (r *rounds) start(life context.Context, server string, modes elicitModes, c
 	r.order = append(r.order, c)
 	r.mu.Unlock()
 	go func() {
-		c.res = call(ctx, func(callCtx context.Context) {
-			c.mu.Lock()
-			c.callCtx = callCtx
-			c.mu.Unlock()
-		})
-		close(c.done)
+		defer close(c.done)
+		defer func() {
+			// Off the handler's goroutine, the SDK's recovery is not there.
+			if p := recover(); p != nil {
+				c.res = toolError(fmt.Sprintf("%s: internal error: %s", tool, clip.Line(fmt.Sprint(p))))
+			}
+		}()
+		c.res = call(ctx)
 	}()
 	return c, nil
 }
 
 // resume finds the call a requestState names, for a round of the client
-// that calls a tool of server, and stops its clock.
-func (r *rounds) resume(state, server string) *roundCall {
+// that calls tool of server, and stops its clock. A call with a round in
+// progress is not resumed: one round at a time.
+func (r *rounds) resume(state, server, tool string) (*roundCall, error) {
 	r.mu.Lock()
 	c := r.calls[state]
 	r.mu.Unlock()
-	if c == nil || c.server != server {
-		return nil
+	if c == nil || c.server != server || c.tool != tool {
+		return nil, errors.New("the requestState names no call of this tool waiting for input (it may have waited too long): call again without it")
 	}
 	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.active {
+		return nil, errors.New("a round of the call this requestState names is in progress")
+	}
+	c.active = true
 	if c.timer != nil {
 		c.timer.Stop()
 		c.timer = nil
 	}
-	c.mu.Unlock()
-	return c
+	return c, nil
 }
 
-// answer hands the client's answers to the requests they answer. An
-// answer to no open request is refused.
+// answer hands the client's answers to the requests they answer, all or
+// none: an answer to no open request is refused.
 func (c *roundCall) answer(responses mcp.InputResponseMap) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -158,48 +174,93 @@ func (c *roundCall) answer(responses mcp.InputResponseMap) error {
 		}
 		answers[id] = raw
 	}
-	// All or none: a round with one bad answer changes nothing.
 	for id, raw := range answers {
-		c.open[id].answer <- raw
+		c.open[id].answer <- raw // buffered, and sent once
 		delete(c.open, id)
 	}
 	return nil
 }
 
-// wait waits for the call's result, or for requests for input to carry to
-// the client, which end the round. A round the client gives up on ends
-// the call.
+// wait ends a round: with the call's result, or with the requests for
+// input to carry to the client (those it has not answered yet first). A
+// round the client gives up on ends the call.
 func (r *rounds) wait(ctx context.Context, c *roundCall) (*mcp.CallToolResult, error) {
-	select {
-	case <-c.done:
-		r.forget(c)
-		return c.res, nil
-	case a := <-c.asks:
-		reqs := mcp.InputRequestMap{}
-		c.mu.Lock()
-		for {
+	if reqs := c.pending(); len(reqs) > 0 {
+		return r.carry(c, reqs), nil
+	}
+	for {
+		select {
+		case <-c.done:
+			r.forget(c)
+			return c.res, nil
+		case a := <-c.asks:
+			if isDone(c.done) {
+				r.forget(c)
+				return c.res, nil
+			}
+			if reqs := c.take(a); len(reqs) > 0 {
+				return r.carry(c, reqs), nil
+			}
+		case <-ctx.Done():
+			r.drop(c)
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// pending is the requests carried to the client that it has not answered,
+// whose askers still wait.
+func (c *roundCall) pending() mcp.InputRequestMap {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	reqs := mcp.InputRequestMap{}
+	for id, a := range c.open {
+		if a.ctx.Err() != nil {
+			delete(c.open, id)
+			continue
+		}
+		reqs[id] = a.params
+	}
+	return reqs
+}
+
+// take opens a, and whatever else waits to be carried, under new ids,
+// leaving out the requests nobody waits for any more.
+func (c *roundCall) take(a *roundAsk) mcp.InputRequestMap {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	reqs := mcp.InputRequestMap{}
+	for a != nil {
+		if a.ctx.Err() == nil {
 			c.next++
 			id := "input-" + strconv.Itoa(c.next)
 			c.open[id] = a
 			reqs[id] = a.params
-			select {
-			case a = <-c.asks:
-				continue
-			default:
-			}
-			break
 		}
-		away := r.away
-		if away == 0 {
-			away = roundWait
+		select {
+		case a = <-c.asks:
+		default:
+			a = nil
 		}
-		c.timer = time.AfterFunc(away, func() { r.drop(c) })
-		c.mu.Unlock()
-		return &mcp.CallToolResult{InputRequests: reqs, RequestState: c.state}, nil
-	case <-ctx.Done():
-		r.drop(c)
-		return nil, ctx.Err()
 	}
+	return reqs
+}
+
+// carry ends the round with reqs, and starts the clock of the client's
+// absence.
+func (r *rounds) carry(c *roundCall, reqs mcp.InputRequestMap) *mcp.CallToolResult {
+	away := r.away
+	if away == 0 {
+		away = roundWait
+	}
+	c.mu.Lock()
+	c.active = false
+	if c.timer != nil {
+		c.timer.Stop()
+	}
+	c.timer = time.AfterFunc(away, func() { r.drop(c) })
+	c.mu.Unlock()
+	return &mcp.CallToolResult{InputRequests: reqs, RequestState: c.state}
 }
 
 // ask carries a request for input of server's to the client, through the
@@ -219,26 +280,37 @@ func (r *rounds) ask(ctx context.Context, server string, p *mcp.ElicitParams) (a
 	if c == nil {
 		return nil, false, nil
 	}
-	a := &roundAsk{params: p, answer: make(chan json.RawMessage, 1)}
+	a := &roundAsk{ctx: ctx, params: p, answer: make(chan json.RawMessage, 1)}
 	select {
 	case c.asks <- a:
 	default:
 		return nil, false, nil
 	}
-	// The person's time is not the call's silence.
-	c.mu.Lock()
-	callCtx := c.callCtx
-	c.mu.Unlock()
-	if callCtx != nil {
-		defer idle.Hold(callCtx)()
-	}
 	select {
 	case raw := <-a.answer:
 		return raw, true, nil
-	case <-c.done:
-		return nil, true, errors.New("the call ended before the client answered")
+	case <-c.gone:
+		// The answer, if any, came in the carrier's last round.
+		select {
+		case raw := <-a.answer:
+			return raw, true, nil
+		default:
+		}
+		return nil, true, errors.New("the client's call ended before it answered")
 	case <-ctx.Done():
+		c.close(a)
 		return nil, true, ctx.Err()
+	}
+}
+
+// close takes a request nobody waits for out of those carried.
+func (c *roundCall) close(a *roundAsk) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for id, open := range c.open {
+		if open == a {
+			delete(c.open, id)
+		}
 	}
 }
 
@@ -249,19 +321,25 @@ func (r *rounds) drop(c *roundCall) {
 	c.cancel()
 }
 
+// forget ends the record of a call.
 func (r *rounds) forget(c *roundCall) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.calls[c.state] != c {
-		return
-	}
-	delete(r.calls, c.state)
-	for i, rc := range r.order {
-		if rc == c {
-			r.order = append(r.order[:i], r.order[i+1:]...)
-			break
+	if r.calls[c.state] == c {
+		delete(r.calls, c.state)
+		for i, rc := range r.order {
+			if rc == c {
+				r.order = append(r.order[:i], r.order[i+1:]...)
+				break
+			}
 		}
 	}
+	r.mu.Unlock()
+	c.mu.Lock()
+	if c.timer != nil {
+		c.timer.Stop()
+	}
+	c.mu.Unlock()
+	c.goneOnce.Do(func() { close(c.gone) })
 }
 
 func isDone(ch <-chan struct{}) bool {
