@@ -308,10 +308,16 @@ type taskWatch struct {
 	// sinks are the progress of the tasks started for a caller of their
 	// own (StartTask), and ends end their count among the calls in
 	// flight, until they end.
-	sinks  map[string]*progressSink
-	ends   map[string]func()
+	sinks map[string]*progressSink
+	ends  map[string]func()
+	// early are the ids of tasks that ended before keep was called for
+	// them (a status can come before the answer that creates the task),
+	// oldest first, at most maxEarly.
+	early  []string
 	closed bool
 }
+
+const maxEarly = 256
 
 // maxTaskSinks bounds the tasks started for a caller (StartTask) that one
 // connection holds progress and a count in flight for; a task started
@@ -326,7 +332,7 @@ func (w *taskWatch) keep(id string, s *progressSink, end func()) {
 	if w.sinks == nil {
 		w.sinks, w.ends = map[string]*progressSink{}, map[string]func(){}
 	}
-	if w.closed || len(w.ends) >= maxTaskSinks {
+	if w.closed || len(w.ends) >= maxTaskSinks || w.endedEarly(id) {
 		w.mu.Unlock()
 		if s != nil {
 			s.release()
@@ -348,12 +354,29 @@ func (w *taskWatch) keep(id string, s *progressSink, end func()) {
 	}
 }
 
+// endedEarly says whether task id ended before keep, and forgets it.
+func (w *taskWatch) endedEarly(id string) bool {
+	for i, e := range w.early {
+		if e == id {
+			w.early = append(w.early[:i], w.early[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
 // ended releases what is held for task id, which has ended.
 func (w *taskWatch) ended(id string) {
 	w.mu.Lock()
 	s, end := w.sinks[id], w.ends[id]
 	delete(w.sinks, id)
 	delete(w.ends, id)
+	if end == nil {
+		if len(w.early) >= maxEarly {
+			w.early = w.early[1:]
+		}
+		w.early = append(w.early, id)
+	}
 	w.mu.Unlock()
 	if s != nil {
 		s.release()

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -306,5 +307,32 @@ func TestStartTask_inFlightUntilEnded(t *testing.T) {
 	case <-quiet:
 	case <-time.After(5 * time.Second):
 		t.Error("the cancelled task still counts as a call in flight")
+	}
+}
+
+// A task whose end is seen before it is kept (its terminal status came
+// before the answer that created it) is released at once when kept.
+func TestTaskWatch_endedBeforeKept(t *testing.T) {
+	var w taskWatch
+	w.ended("t1")
+	released := false
+	w.keep("t1", nil, func() { released = true })
+	if !released {
+		t.Error("a task that had ended is held")
+	}
+	held := false
+	w.keep("t2", nil, func() { held = true })
+	if held {
+		t.Error("a running task was released")
+	}
+	w.ended("t2")
+	if !held {
+		t.Error("an ended task is still held")
+	}
+	for i := range maxEarly + 10 {
+		w.ended("x" + strconv.Itoa(i))
+	}
+	if len(w.early) != maxEarly {
+		t.Errorf("%d early ends remembered, want at most %d", len(w.early), maxEarly)
 	}
 }
