@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/mcpsh/mcp/auth"
@@ -102,7 +104,7 @@ type runHost struct {
 	allowUnknown bool
 
 	// stepMu lets one call at a time log in again for a wider scope, and
-	// steppedUp names the servers that have tried, so that calls made
+	// steppedUp names the servers and scopes tried, so that calls made
 	// together log in once.
 	stepMu    sync.Mutex
 	steppedUp map[string]bool
@@ -180,15 +182,18 @@ func (h *runHost) call(ctx context.Context, server, tool string, args json.RawMe
 }
 
 // stepUp logs in again for the wider scope lr asks for, once per server
-// in a run: a call that waited while another logged in just calls again.
-// The person's approval is no silence of --timeout.
+// and scope in a run: a call that waited while another logged in for the
+// same scope just calls again. The person's approval is no silence of
+// --timeout.
 func (h *runHost) stepUp(ctx context.Context, lr *auth.LoginRequiredError) error {
+	scopes := slices.Sorted(slices.Values(lr.Scopes))
+	key := lr.Server + " " + strings.Join(scopes, " ")
 	h.stepMu.Lock()
 	defer h.stepMu.Unlock()
-	if h.steppedUp[lr.Server] {
+	if h.steppedUp[key] {
 		return nil
 	}
-	h.steppedUp[lr.Server] = true
+	h.steppedUp[key] = true
 	defer idle.Hold(ctx)()
 	h.a.progressLine().clear(nil) // the login speaks on stderr
 	return h.a.stepUp(lr)
