@@ -84,74 +84,55 @@ func callText(t *testing.T, cs *mcp.ClientSession, name string, args map[string]
 }
 
 // A client that declares elicitation gets server-everything's form, as
-// the server wrote it, and its answer is what the tool reports.
+// the server wrote it, and its answer is what the tool reports. On the
+// handshake the form is a request to the client; a client on 2026-07-28,
+// which takes requests for input only inside results, gets it in an
+// input-required result (multi-round-trip requests), and the official Go
+// SDK's client answers it and makes the call again.
 func TestServer_RelaysElicitation(t *testing.T) {
-	relay := NewRelay()
-	eng := relayEngine(t, relay, []*catalog.ServerSurface{{ID: "everything", Tools: []string{"trigger-elicitation-request"}}}, testenv.EverythingStdio(t))
-	s, _ := newServer(t, eng, Options{Relay: relay})
-	var mu sync.Mutex
-	var asked []*mcp.ElicitParams
-	cs := goClient(t, s, "2025-11-25", &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-		mu.Lock()
-		asked = append(asked, req.Params)
-		mu.Unlock()
-		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada Lovelace", "check": true, "integer": 7}}, nil
-	}})
-	got := callText(t, cs, "everything__trigger_elicitation_request", nil)
-	for _, want := range []string{"User provided the requested information", "Name: Ada Lovelace", "Agreed to terms: true", "Favorite Integer: 7"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("result lacks %q:\n%s", want, got)
-		}
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(asked) != 1 {
-		t.Fatalf("the client was asked %d times, want 1", len(asked))
-	}
-	schema, _ := json.Marshal(asked[0].RequestedSchema)
-	if asked[0].Message != "Please provide inputs for the following fields:" || !strings.Contains(string(schema), `"legacyTitledEnum"`) ||
-		!strings.Contains(string(schema), `"required":["name"]`) {
-		t.Errorf("the client was asked %q with %s", asked[0].Message, schema)
-	}
-}
-
-// A client on 2026-07-28, which takes requests for input only inside
-// results, gets server-everything's form in an input-required result
-// (multi-round-trip requests): the official Go SDK's client answers it
-// and makes the call again, and the answer is what the tool reports.
-func TestServer_RelaysElicitationInRounds(t *testing.T) {
-	relay := NewRelay()
-	eng := relayEngine(t, relay, []*catalog.ServerSurface{{ID: "everything", Tools: []string{"trigger-elicitation-request", "echo"}}}, testenv.EverythingStdio(t))
-	s, _ := newServer(t, eng, Options{Relay: relay})
-	var mu sync.Mutex
-	var asked []*mcp.ElicitParams
-	cs := goClient(t, s, "", &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-		mu.Lock()
-		asked = append(asked, req.Params)
-		mu.Unlock()
-		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada Lovelace", "check": true, "integer": 7}}, nil
-	}})
-	if v := cs.InitializeResult().ProtocolVersion; v != "2026-07-28" {
-		t.Fatalf("the session speaks %s, want 2026-07-28", v)
-	}
-	got := callText(t, cs, "everything__trigger_elicitation_request", nil)
-	for _, want := range []string{"User provided the requested information", "Name: Ada Lovelace", "Favorite Integer: 7"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("result lacks %q:\n%s", want, got)
-		}
-	}
-	mu.Lock()
-	n := len(asked)
-	mu.Unlock()
-	if n != 1 || asked[0].Message != "Please provide inputs for the following fields:" {
-		t.Fatalf("the client was asked %d times (%+v), want once for server-everything's form", n, asked)
-	}
-	// A call that asks for nothing is answered in one round.
-	if got := callText(t, cs, "everything__echo", map[string]any{"message": "hi"}); got != "Echo: hi" {
-		t.Errorf("echo = %q", got)
-	}
-	if len(s.rounds.calls) != 0 {
-		t.Errorf("%d calls are still kept after their results", len(s.rounds.calls))
+	for _, version := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run(version, func(t *testing.T) {
+			relay := NewRelay()
+			eng := relayEngine(t, relay, []*catalog.ServerSurface{{ID: "everything", Tools: []string{"trigger-elicitation-request", "echo"}}}, testenv.EverythingStdio(t))
+			s, _ := newServer(t, eng, Options{Relay: relay})
+			var mu sync.Mutex
+			var asked []*mcp.ElicitParams
+			cs := goClient(t, s, version, &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				mu.Lock()
+				asked = append(asked, req.Params)
+				mu.Unlock()
+				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada Lovelace", "check": true, "integer": 7}}, nil
+			}})
+			if v := cs.InitializeResult().ProtocolVersion; v != version {
+				t.Fatalf("the session speaks %s, want %s", v, version)
+			}
+			got := callText(t, cs, "everything__trigger_elicitation_request", nil)
+			for _, want := range []string{"User provided the requested information", "Name: Ada Lovelace", "Agreed to terms: true", "Favorite Integer: 7"} {
+				if !strings.Contains(got, want) {
+					t.Errorf("result lacks %q:\n%s", want, got)
+				}
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(asked) != 1 {
+				t.Fatalf("the client was asked %d times, want 1", len(asked))
+			}
+			schema, _ := json.Marshal(asked[0].RequestedSchema)
+			if asked[0].Message != "Please provide inputs for the following fields:" || !strings.Contains(string(schema), `"legacyTitledEnum"`) ||
+				!strings.Contains(string(schema), `"required":["name"]`) {
+				t.Errorf("the client was asked %q with %s", asked[0].Message, schema)
+			}
+			// A call that asks for nothing is answered in one round, and
+			// nothing is kept of the calls that ended.
+			if got := callText(t, cs, "everything__echo", map[string]any{"message": "hi"}); got != "Echo: hi" {
+				t.Errorf("echo = %q", got)
+			}
+			s.rounds.mu.Lock()
+			defer s.rounds.mu.Unlock()
+			if len(s.rounds.calls) != 0 {
+				t.Errorf("%d calls are still kept after their results", len(s.rounds.calls))
+			}
+		})
 	}
 }
 
