@@ -17,14 +17,7 @@ import (
 // send writes a line, recv reads one; served gets what ServeStdio returned.
 func rawSession(t *testing.T, s *Server, version string) (send func(string), recv func() string, served <-chan error) {
 	t.Helper()
-	fromServer, serverOut := io.Pipe()
-	serverIn, toServer := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		err := s.ServeStdio(context.Background(), serverIn, serverOut)
-		_ = serverOut.Close()
-		done <- err
-	}()
+	toServer, fromServer, done := servePipes(context.Background(), s)
 	t.Cleanup(func() { _ = toServer.Close(); _ = fromServer.Close() })
 	lines := bufio.NewScanner(fromServer)
 	lines.Buffer(nil, 1<<20)

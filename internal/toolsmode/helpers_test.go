@@ -146,17 +146,25 @@ func serve(t *testing.T, ctx context.Context, s *Server) (tc *testClient, served
 // a test that speaks the handshake itself.
 func serveStarted(t *testing.T, ctx context.Context, s *Server) (tc *testClient, served <-chan error) {
 	t.Helper()
-	fromServer, serverOut := io.Pipe()
-	serverIn, toServer := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		err := s.ServeStdio(ctx, serverIn, serverOut)
-		_ = serverOut.Close()
-		done <- err
-	}()
+	toServer, fromServer, done := servePipes(ctx, s)
 	tc = &testClient{Client: client.NewClient(transport.NewIO(fromServer, toServer, nil))}
 	tc.start(t)
 	return tc, done
+}
+
+// servePipes serves s over a pair of pipes under ctx: the client writes
+// to toServer and reads fromServer, which ends when ServeStdio returns;
+// done gets what it returned.
+func servePipes(ctx context.Context, s *Server) (toServer *io.PipeWriter, fromServer *io.PipeReader, done <-chan error) {
+	fromServer, serverOut := io.Pipe()
+	serverIn, toServer := io.Pipe()
+	served := make(chan error, 1)
+	go func() {
+		err := s.ServeStdio(ctx, serverIn, serverOut)
+		_ = serverOut.Close()
+		served <- err
+	}()
+	return toServer, fromServer, served
 }
 
 // raw sends one request and returns its result as the server sent it.

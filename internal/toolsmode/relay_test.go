@@ -3,7 +3,6 @@ package toolsmode
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"os"
 	"strings"
 	"sync"
@@ -37,14 +36,7 @@ func relayEngine(t *testing.T, relay *Relay, servers []*catalog.ServerSurface, e
 // SDK's newest, 2026-07-28); the session is closed when the test ends.
 func goClient(t *testing.T, s *Server, version string, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
-	fromServer, serverOut := io.Pipe()
-	serverIn, toServer := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		err := s.ServeStdio(context.Background(), serverIn, serverOut)
-		_ = serverOut.Close()
-		done <- err
-	}()
+	toServer, fromServer, done := servePipes(context.Background(), s)
 	c := mcp.NewClient(&mcp.Implementation{Name: "relay-test", Version: "1"}, opts)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
