@@ -3,11 +3,11 @@ package toolsmode
 import (
 	"context"
 	"encoding/json"
-	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpsh/mcp/internal/idle"
+	"github.com/mcpsh/mcp/internal/registry"
 	"github.com/mcpsh/mcp/mux/upstream"
 )
 
@@ -28,7 +28,7 @@ func (s *Server) callHooks(ctx context.Context, req *mcp.CallToolRequest, live f
 	if s.opts.CallTimeout > 0 {
 		var end context.CancelFunc
 		ctx, touch, end = idle.WithTimeout(ctx, s.opts.CallTimeout)
-		remove := s.clocks.add(ctx)
+		remove := s.clocks.Add(ctx)
 		cancel = func() { remove(); end() }
 	}
 	h := *upstream.HooksOf(ctx)
@@ -61,37 +61,14 @@ func (s *Server) callHooks(ctx context.Context, req *mcp.CallToolRequest, live f
 // relayed request for input holds them all while a person answers it:
 // over stdio nothing says which call it belongs to, and a person's time is
 // no call's silence.
-type callClocks struct {
-	mu   sync.Mutex
-	next int
-	ctxs map[int]context.Context
-}
-
-// add counts ctx, a call's, until remove.
-func (c *callClocks) add(ctx context.Context) (remove func()) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.ctxs == nil {
-		c.ctxs = map[int]context.Context{}
-	}
-	c.next++
-	id := c.next
-	c.ctxs[id] = ctx
-	return func() {
-		c.mu.Lock()
-		delete(c.ctxs, id)
-		c.mu.Unlock()
-	}
-}
+type callClocks struct{ registry.Set[context.Context] }
 
 // hold stops the clocks of the calls in flight until release.
 func (c *callClocks) hold() (release func()) {
-	c.mu.Lock()
-	releases := make([]func(), 0, len(c.ctxs))
-	for _, ctx := range c.ctxs {
+	var releases []func()
+	for _, ctx := range c.All() {
 		releases = append(releases, idle.Hold(ctx))
 	}
-	c.mu.Unlock()
 	return func() {
 		for _, r := range releases {
 			r()

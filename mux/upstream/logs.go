@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpsh/mcp/internal/clip"
+	"github.com/mcpsh/mcp/internal/registry"
 )
 
 // LogMessage is one log message a server sent (notifications/message),
@@ -148,47 +149,21 @@ func (u *conn) askForLogs(ctx context.Context) {
 
 // logSinks are the functions that hear a connection's log messages while
 // a call that asked for them runs (CallHooks.OnLog).
-type logSinks struct {
-	mu    sync.Mutex
-	next  int
-	sinks map[int]func(LogMessage)
-}
+type logSinks struct{ registry.Set[func(LogMessage)] }
 
 // listen adds f, when not nil, until the function returned is called.
 func (s *logSinks) listen(f func(LogMessage)) (stop func()) {
 	if f == nil {
 		return func() {}
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.sinks == nil {
-		s.sinks = map[int]func(LogMessage){}
-	}
-	s.next++
-	id := s.next
-	s.sinks[id] = f
-	return func() {
-		s.mu.Lock()
-		delete(s.sinks, id)
-		s.mu.Unlock()
-	}
-}
-
-func (s *logSinks) all() []func(LogMessage) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	fs := make([]func(LogMessage), 0, len(s.sinks))
-	for _, f := range s.sinks {
-		fs = append(fs, f)
-	}
-	return fs
+	return s.Add(f)
 }
 
 // onLog passes a notifications/message on, without the connection's
 // secrets, to Options.OnLog and to the calls listening. It runs on the
 // transport's read goroutine.
 func (u *conn) onLog(p mcp.NotificationParams) {
-	sinks := u.sinks.all()
+	sinks := u.sinks.All()
 	if u.onLogMsg == nil && len(sinks) == 0 {
 		return
 	}
