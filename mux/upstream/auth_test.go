@@ -93,8 +93,8 @@ func TestOptions_Secrets(t *testing.T) {
 
 	ts := httptest.NewServer(server.NewStreamableHTTPServer(elicitServer()))
 	t.Cleanup(ts.Close)
-	var rec recorder
-	opts = Options{Secrets: shared, OnElicitation: rec.record}
+	var rec journal[Elicitation]
+	opts = Options{Secrets: shared, OnElicitation: rec.add}
 	shared.Add("profile")
 	u := connect(t, manifests.Endpoint{ID: "elicit", URL: ts.URL + "/mcp", Type: "http"}, opts)
 	call(t, u, "profile", "")

@@ -77,24 +77,6 @@ func elicitServer() *server.MCPServer {
 	return s
 }
 
-// recorder keeps what OnElicitation was told.
-type recorder struct {
-	mu  sync.Mutex
-	evs []Elicitation
-}
-
-func (r *recorder) record(e Elicitation) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.evs = append(r.evs, e)
-}
-
-func (r *recorder) all() []Elicitation {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return slices.Clone(r.evs)
-}
-
 func TestElicit_defaults(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -118,8 +100,8 @@ func TestElicit_defaults(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			var rec recorder
-			u := connect(t, tt.ep(t), Options{OnElicitation: rec.record})
+			var rec journal[Elicitation]
+			u := connect(t, tt.ep(t), Options{OnElicitation: rec.add})
 
 			var got mcp.ElicitationResponse
 			if err := json.Unmarshal([]byte(text(t, call(t, u, "profile", ""))), &got); err != nil {
@@ -174,8 +156,8 @@ func TestElicit_everything(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			var rec recorder
-			u := connect(t, tt.ep(t), Options{Elicitation: tt.policy, OnElicitation: rec.record})
+			var rec journal[Elicitation]
+			u := connect(t, tt.ep(t), Options{Elicitation: tt.policy, OnElicitation: rec.add})
 			if _, ok := listTools(t, u)["trigger-elicitation-request"]; !ok {
 				t.Fatal("server-everything lists no trigger-elicitation-request: the elicitation capability was not declared")
 			}

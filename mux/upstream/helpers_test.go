@@ -8,8 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -147,4 +149,33 @@ var everythingTransports = []struct {
 	{"stdio", testenv.EverythingStdio},
 	{"streamableHttp", everythingOn("streamableHttp", "http")},
 	{"sse", everythingOn("sse", "sse")},
+}
+
+// journal keeps, in order, what a hook of the connection was given, for
+// any goroutine.
+type journal[T any] struct {
+	mu  sync.Mutex
+	got []T
+}
+
+func (j *journal[T]) add(v T) {
+	j.mu.Lock()
+	j.got = append(j.got, v)
+	j.mu.Unlock()
+}
+
+// all is what was given so far.
+func (j *journal[T]) all() []T {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return slices.Clone(j.got)
+}
+
+// take is what was given since the last take.
+func (j *journal[T]) take() []T {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	out := j.got
+	j.got = nil
+	return out
 }

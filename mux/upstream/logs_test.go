@@ -4,32 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/mcpsh/mcp/internal/testenv"
 )
-
-// logBook keeps the log messages it is given.
-type logBook struct {
-	mu   sync.Mutex
-	msgs []LogMessage
-}
-
-func (b *logBook) add(m LogMessage) {
-	b.mu.Lock()
-	b.msgs = append(b.msgs, m)
-	b.mu.Unlock()
-}
-
-func (b *logBook) take() []LogMessage {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	out := b.msgs
-	b.msgs = nil
-	return out
-}
 
 func levelsOf(msgs []LogMessage) string {
 	var ls []string
@@ -41,7 +20,7 @@ func levelsOf(msgs []LogMessage) string {
 
 // untilLevels calls the fake's log tool until the messages it logs come
 // at want's levels (setLevel goes to the server on its own goroutine).
-func untilLevels(t *testing.T, u Conn, book *logBook, want string) []LogMessage {
+func untilLevels(t *testing.T, u Conn, book *journal[LogMessage], want string) []LogMessage {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -62,7 +41,7 @@ func untilLevels(t *testing.T, u Conn, book *logBook, want string) []LogMessage 
 // made later.
 func TestConn_logs(t *testing.T) {
 	t.Parallel()
-	var book logBook
+	var book journal[LogMessage]
 	levels := &LogLevel{}
 	opts := Options{OnLog: book.add, LogLevel: levels}
 	u := connect(t, testenv.FakeServer(t, testenv.ModeDefault), opts)
@@ -89,7 +68,7 @@ func TestConn_callHearsLogs(t *testing.T) {
 	ep := testenv.FakeServer(t, testenv.ModeDefault)
 	ep.Env["API_KEY"] = "sk-live-5e3b8c"
 	u := connect(t, ep, Options{})
-	var book logBook
+	var book journal[LogMessage]
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	args := json.RawMessage(`{"text":"key sk-live-5e3b8c\nnext line"}`)
@@ -112,7 +91,7 @@ func TestConn_callHearsLogs(t *testing.T) {
 // server-everything's simulated logging reaches OnLog.
 func TestConn_logsEverything(t *testing.T) {
 	t.Parallel()
-	var book logBook
+	var book journal[LogMessage]
 	u := connect(t, testenv.EverythingStdio(t), Options{OnLog: book.add, LogLevel: &LogLevel{}})
 	call(t, u, "toggle-simulated-logging", "")
 	deadline := time.Now().Add(15 * time.Second)

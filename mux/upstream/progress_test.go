@@ -5,31 +5,12 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/mcpsh/mcp/internal/redact"
 	"github.com/mcpsh/mcp/internal/testenv"
 )
-
-// progressLog collects the reports of a call's OnProgress.
-type progressLog struct {
-	mu  sync.Mutex
-	got []Progress
-}
-
-func (l *progressLog) add(p Progress) {
-	l.mu.Lock()
-	l.got = append(l.got, p)
-	l.mu.Unlock()
-}
-
-func (l *progressLog) reports() []Progress {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return slices.Clone(l.got)
-}
 
 func callHooked(t *testing.T, u Conn, h *CallHooks, name, args string) string {
 	t.Helper()
@@ -52,13 +33,13 @@ func TestConn_CallToolProgress(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			u := connect(t, tt.ep(t), Options{})
-			var log progressLog
+			var log journal[Progress]
 			got := callHooked(t, u, &CallHooks{OnProgress: log.add}, "trigger-long-running-operation", `{"duration":0.4,"steps":4}`)
 			if !strings.HasPrefix(got, "Long running operation completed") {
 				t.Errorf("result = %q", got)
 			}
 			want := []Progress{{Progress: 1, Total: 4}, {Progress: 2, Total: 4}, {Progress: 3, Total: 4}, {Progress: 4, Total: 4}}
-			if reports := log.reports(); !slices.Equal(reports, want) {
+			if reports := log.all(); !slices.Equal(reports, want) {
 				t.Errorf("progress = %v, want %v", reports, want)
 			}
 		})
@@ -77,7 +58,7 @@ func TestConn_CallToolMeta(t *testing.T) {
 		// What a 2026-07-28 client says of itself is not this connection's.
 		"io.modelcontextprotocol/clientInfo": json.RawMessage(`{"name":"client","version":"1"}`),
 	}
-	var log progressLog
+	var log journal[Progress]
 	var sent map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(callHooked(t, u, &CallHooks{Meta: meta, OnProgress: log.add}, "meta", `{}`)), &sent); err != nil {
 		t.Fatal(err)
@@ -107,7 +88,7 @@ func TestConn_CallToolMeta(t *testing.T) {
 	u = connect(t, testenv.FakeServer(t, testenv.ModeMeta), Options{Secrets: secrets})
 	callHooked(t, u, &CallHooks{OnProgress: log.add}, "progress", `{"steps":2,"ms":10}`)
 	want := []Progress{{Progress: 1, Total: 2, Message: "step 1"}, {Progress: 2, Total: 2, Message: "[redacted]"}}
-	if got := log.reports(); !slices.Equal(got, want) {
+	if got := log.all(); !slices.Equal(got, want) {
 		t.Errorf("progress = %v, want %v", got, want)
 	}
 }

@@ -61,9 +61,9 @@ func elicitStdio(t testing.TB, env map[string]string) manifests.Endpoint {
 // take, and OnElicitation hears only of those.
 func TestElicit_relay(t *testing.T) {
 	t.Parallel()
-	var rec recorder
+	var rec journal[Elicitation]
 	rel := &relayRecorder{answer: `{"action":"accept","content":{"name":"Grace Hopper","age":85}}`}
-	u := connect(t, elicitStdio(t, nil), Options{OnElicitation: rec.record, RelayElicitation: rel.relay})
+	u := connect(t, elicitStdio(t, nil), Options{OnElicitation: rec.add, RelayElicitation: rel.relay})
 
 	var got struct {
 		Action  string          `json:"action"`

@@ -194,7 +194,7 @@ func TestConn_StartTaskMeta(t *testing.T) {
 	}
 	ep, sentMeta := streamingTaskServer(t, results, send)
 	u := connect(t, ep, Options{})
-	var log progressLog
+	var log journal[Progress]
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	ctx = WithCallHooks(ctx, &CallHooks{OnProgress: log.add, Meta: map[string]json.RawMessage{
@@ -219,10 +219,10 @@ func TestConn_StartTaskMeta(t *testing.T) {
 	}
 	want := []Progress{{Progress: 1, Total: 3}, {Progress: 2, Total: 3}, {Progress: 3, Total: 3}}
 	deadline := time.Now().Add(5 * time.Second)
-	for !slices.Equal(log.reports(), want) && time.Now().Before(deadline) {
+	for !slices.Equal(log.all(), want) && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if got := log.reports(); !slices.Equal(got, want) {
+	if got := log.all(); !slices.Equal(got, want) {
 		t.Errorf("progress = %v, want %v", got, want)
 	}
 	// The task has ended: its token is no longer followed.
