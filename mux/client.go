@@ -71,7 +71,7 @@ func (c *Client) Catalog(ctx context.Context, how Listing) (*Catalog, error) {
 	if r.Catalog == nil || r.Catalog.Surface == nil {
 		return nil, &transportError{err: errors.New("no catalog in the answer")}
 	}
-	out := &Catalog{Surface: r.Catalog.Surface}
+	out := &Catalog{Surface: r.Catalog.Surface.surface()}
 	for _, s := range r.Catalog.Servers {
 		out.Servers = append(out.Servers, ServerTools{ID: s.ID, Tools: s.Tools, Count: s.Count, Err: decodeError(s.Error), Protocol: s.Protocol})
 	}
@@ -121,7 +121,7 @@ func (c *Client) Call(ctx context.Context, server, tool string, args json.RawMes
 // Invoke implements Backend.
 func (c *Client) Invoke(ctx context.Context, server, tool string, args Args) (*Invoked, error) {
 	var r response
-	if err := c.do(ctx, &request{Op: "invoke", Server: server, Tool: tool, Input: &args}, &r); err != nil {
+	if err := c.do(ctx, &request{Op: "invoke", Server: server, Tool: tool, Input: (*wireArgs)(&args)}, &r); err != nil {
 		return nil, c.upstreamErr(server, err)
 	}
 	if r.Tool == nil {
@@ -145,7 +145,7 @@ func (c *Client) result(raw json.RawMessage) (*catalog.Result, error) {
 // Search implements Backend.
 func (c *Client) Search(ctx context.Context, req search.Request) (*search.Answer, error) {
 	var r response
-	if err := c.do(ctx, &request{Op: "search", Search: &req}, &r); err != nil {
+	if err := c.do(ctx, &request{Op: "search", Search: &wireSearch{Text: req.Text, Limit: req.Limit, Server: req.Server}}, &r); err != nil {
 		return nil, err
 	}
 	ans := &search.Answer{Tools: r.Tools}

@@ -15,8 +15,11 @@ import (
 // request sent to the new one.
 func (c *Client) do(ctx context.Context, req *request, r *response) error {
 	req.V, req.Env, req.Session = wireVersion, c.env, c.session
-	req.Logs = upstream.HooksOf(ctx).OnLog != nil
-	req.Progress = upstream.HooksOf(ctx).OnProgress != nil
+	if opFields[req.Op].allowed&fProgress != 0 {
+		// Only a tool call has logs and progress to tell of.
+		req.Logs = upstream.HooksOf(ctx).OnLog != nil
+		req.Progress = upstream.HooksOf(ctx).OnProgress != nil
+	}
 	if err := c.exchange(ctx, req, r); err != nil {
 		return err
 	}
@@ -74,12 +77,18 @@ func (c *Client) warnOnce(warnings []string) {
 // exchange writes req on a connection of its own (the one Ensure made, the
 // first time) and reads until the final response.
 func (c *Client) exchange(ctx context.Context, req *request, r *response) error {
+	line, err := json.Marshal(req)
+	if err != nil {
+		return &transportError{err: err}
+	}
+	if len(line) > MaxRequest {
+		return &RequestTooLargeError{Size: len(line)}
+	}
 	c.mu.Lock()
 	conn := c.pending
 	c.pending = nil
 	c.mu.Unlock()
 	if conn == nil {
-		var err error
 		if conn, err = dialSocket(ctx, c.socket); err != nil {
 			return err
 		}
@@ -88,7 +97,7 @@ func (c *Client) exchange(ctx context.Context, req *request, r *response) error 
 	// Closing the connection is how a request is cancelled.
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
 	defer stop()
-	if err := json.NewEncoder(conn).Encode(req); err != nil {
+	if _, err := conn.Write(append(line, '\n')); err != nil {
 		return c.ctxOr(ctx, err)
 	}
 	return c.read(ctx, conn, r)

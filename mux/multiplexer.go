@@ -17,7 +17,9 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/registry"
 	"github.com/mcpsh/mcp/manifests"
+	"github.com/mcpsh/mcp/search"
 )
 
 // Endpoint is the expanded endpoint of a server of the surface; ok is false
@@ -155,7 +157,24 @@ type Multiplexer struct {
 
 	stopOnce sync.Once
 	stopped  chan struct{}
+
+	// conns are the client connections open now: closed at once when the
+	// multiplexer stops, so that no client holds up its end and none is
+	// answered after it.
+	conns registry.Set[net.Conn]
+	// guestConns counts the guest's open connections, and guestReads
+	// the guest's requests being read: both are bounded, so that the
+	// guest cannot grow the multiplexer without end.
+	guestConns atomic.Int64
+	guestReads chan struct{}
 }
+
+// Bounds on what a session's guest holds at once: connections, and
+// requests being read (each up to MaxRequest).
+const (
+	maxGuestConns = 32
+	maxGuestReads = 4
+)
 
 // New loads the configuration and builds the engine. A configuration
 // that cannot be loaded at start is an error; later, a failed reload keeps
@@ -169,7 +188,8 @@ func New(opts Options) (*Multiplexer, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	d := &Multiplexer{opts: opts, cfg: cfg, log: opts.Logger, started: time.Now(), stopped: make(chan struct{}), env: StampEnv(opts.IgnoreEnv...)}
+	d := &Multiplexer{opts: opts, cfg: cfg, log: opts.Logger, started: time.Now(), stopped: make(chan struct{}), env: StampEnv(opts.IgnoreEnv...),
+		guestReads: make(chan struct{}, maxGuestReads)}
 	d.eng = opts.NewEngine(cfg)
 	d.lastReq.Store(time.Now().UnixNano())
 	return d, nil
@@ -188,6 +208,9 @@ func (d *Multiplexer) Serve(ctx context.Context, ln net.Listener) error {
 		case <-d.stopped:
 		}
 		ln.Close()
+		for _, c := range d.conns.All() {
+			c.Close()
+		}
 	}()
 	go d.watch(ctx)
 	go d.housekeep(ctx)
@@ -208,9 +231,14 @@ func (d *Multiplexer) Serve(ctx context.Context, ln net.Listener) error {
 			conn.Close()
 			continue
 		}
+		release, ok := d.track(conn, guest)
+		if !ok {
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer release()
 			d.handle(ctx, conn, guest)
 		}()
 	}
@@ -233,6 +261,33 @@ func (d *Multiplexer) admit(conn net.Conn) (guest, ok bool) {
 		return true, true
 	}
 	return false, false
+}
+
+// track keeps conn among the open connections until release. A guest over
+// its bound of connections is answered so, and its connection closed.
+func (d *Multiplexer) track(conn net.Conn, guest bool) (release func(), ok bool) {
+	if guest && d.guestConns.Add(1) > maxGuestConns {
+		d.guestConns.Add(-1)
+		d.log.Warn("refused a connection of the guest", "reason", "too many at once")
+		_ = conn.SetWriteDeadline(time.Now().Add(time.Second))
+		_ = json.NewEncoder(conn).Encode(&response{Error: encodeError(&BadRequestError{
+			Reason: fmt.Sprintf("the session's guest has %d connections open already", maxGuestConns)})})
+		conn.Close()
+		return nil, false
+	}
+	remove := d.conns.Add(conn)
+	select {
+	case <-d.stopped:
+		// Stopped between Accept and here: closed like the others.
+		conn.Close()
+	default:
+	}
+	return func() {
+		remove()
+		if guest {
+			d.guestConns.Add(-1)
+		}
+	}, true
 }
 
 // Stop makes Serve return.
@@ -355,17 +410,42 @@ func (d *Multiplexer) reload() *Config {
 func (d *Multiplexer) handle(ctx context.Context, conn net.Conn, guest bool) {
 	defer conn.Close()
 	d.inFlight.Add(1)
-	var req request
+	var req *request
 	defer func() {
 		// Asking how long it has been idle does not end the idleness.
-		if req.Op != "status" {
+		if req == nil || req.Op != "status" {
 			d.lastReq.Store(time.Now().UnixNano())
 		}
 		d.inFlight.Add(-1)
 	}()
 	d.requests.Add(1)
+	var wmu sync.Mutex
+	enc := json.NewEncoder(conn)
+	write := func(r *response) {
+		wmu.Lock()
+		defer wmu.Unlock()
+		_ = enc.Encode(r)
+	}
+	if guest {
+		select {
+		case d.guestReads <- struct{}{}:
+		case <-d.stopped:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
 	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
-	if err := json.NewDecoder(conn).Decode(&req); err != nil {
+	req, err := readRequest(conn)
+	if guest {
+		<-d.guestReads
+	}
+	if err != nil {
+		var bad *BadRequestError
+		if errors.As(err, &bad) {
+			d.log.Warn("refused a request", "guest", guest, "reason", bad.Reason)
+			write(&response{Error: encodeError(err)})
+		}
 		return
 	}
 	_ = conn.SetReadDeadline(time.Time{})
@@ -379,13 +459,6 @@ func (d *Multiplexer) handle(ctx context.Context, conn net.Conn, guest bool) {
 		_, _ = conn.Read(b[:])
 		cancel()
 	}()
-	var wmu sync.Mutex
-	enc := json.NewEncoder(conn)
-	write := func(r *response) {
-		wmu.Lock()
-		defer wmu.Unlock()
-		_ = enc.Encode(r)
-	}
 	ctx = WithConnecting(ctx, func(server string) func() {
 		write(&response{Connecting: server})
 		return func() { write(&response{Connected: server}) }
@@ -394,10 +467,16 @@ func (d *Multiplexer) handle(ctx context.Context, conn net.Conn, guest bool) {
 	if req.Logs {
 		ctx, flush = logsTo(ctx, write)
 	}
-	ctx = withProgressOf(ctx, &req, write)
-	res := d.serve(ctx, &req, guest)
+	ctx = withProgressOf(ctx, req, write)
+	res := d.serve(ctx, req, guest)
 	flush()
+	if guest {
+		res = guestView(res)
+	}
 	write(res)
+	if req.Op == "stop" && res.Error == nil {
+		d.Stop()
+	}
 }
 
 // verbOps are the requests of the four verbs: all a session's guest may
@@ -413,11 +492,14 @@ func (d *Multiplexer) serve(ctx context.Context, req *request, guest bool) *resp
 		return &response{Error: encodeError(fmt.Errorf("%s is for the user who started the session", req.Op))}
 	case verbOps[req.Op] && req.Session != d.opts.Session:
 		return &response{Error: encodeError(&WrongSessionError{Session: req.Session})}
+	case d.opts.Session != "" && req.Env != "":
+		// A session's servers run in the environment it started in;
+		// no client's environment is compared with it or chosen.
+		return &response{Error: encodeError(&BadRequestError{Reason: "a session's multiplexer takes no environment"})}
 	case req.Op == "status":
 		return &response{Status: d.status()}
 	case req.Op == "stop":
-		d.Stop()
-		return &response{}
+		return &response{} // stopped once this is written
 	case req.V != wireVersion:
 		return &response{Version: wireVersion}
 	case req.Env != "" && req.Env != d.env.Digest:
@@ -454,7 +536,7 @@ func (d *Multiplexer) answer(ctx context.Context, req *request) *response {
 		if err != nil {
 			return fail(err)
 		}
-		w := &wireCatalog{Surface: c.Surface, Servers: []wireServer{}}
+		w := &wireCatalog{Surface: newWireSurface(c.Surface), Servers: []wireServer{}}
 		for _, s := range c.Servers {
 			ws := wireServer{ID: s.ID, Tools: s.Tools, Count: s.Count, Error: encodeError(s.Err), Protocol: s.Protocol}
 			if req.Listing == Counted {
@@ -495,9 +577,10 @@ func (d *Multiplexer) answer(ctx context.Context, req *request) *response {
 
 func (d *Multiplexer) invoke(ctx context.Context, req *request) *response {
 	if req.Input == nil {
-		req.Input = &Args{}
+		req.Input = &wireArgs{}
 	}
-	out, err := d.eng.Invoke(ctx, req.Server, req.Tool, *req.Input)
+	in := Args(*req.Input)
+	out, err := d.eng.Invoke(ctx, req.Server, req.Tool, in)
 	if err != nil {
 		return &response{Error: encodeError(err)}
 	}
@@ -508,7 +591,8 @@ func (d *Multiplexer) search(ctx context.Context, req *request) *response {
 	if req.Search == nil {
 		return &response{Error: encodeError(errors.New("search without a query"))}
 	}
-	ans, err := d.eng.Search(ctx, *req.Search)
+	// The index is kept where this multiplexer keeps it: no client says.
+	ans, err := d.eng.Search(ctx, search.Request{Text: req.Search.Text, Limit: req.Search.Limit, Server: req.Search.Server})
 	if err != nil {
 		return &response{Error: encodeError(err)}
 	}

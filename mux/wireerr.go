@@ -68,6 +68,9 @@ var wireKinds = []wireKind{
 	kind[auth.NoOAuthError]("no_oauth"),
 	kind[session.NotFoundError]("no_session"),
 	kind[WrongSessionError]("wrong_session"),
+	kind[BadRequestError]("bad_request"),
+	kind[RequestTooLargeError]("too_large"),
+	kind[HostSideError]("host_side"),
 }
 
 // encodeError turns err into its wire form.

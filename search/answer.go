@@ -22,13 +22,12 @@ type Source interface {
 }
 
 // Request is one query: a few words, at most Limit results, only Server's
-// tools when set. Dir holds the persisted indexes ("" is the user's cache
-// directory).
+// tools when set. The persisted indexes are kept in the user's cache
+// directory.
 type Request struct {
 	Text   string
 	Limit  int
 	Server string
-	Dir    string
 }
 
 // Answer is the ranked tools, best first, and the servers that could not
@@ -76,7 +75,7 @@ func Run(ctx context.Context, src Source, req Request) (*Answer, error) {
 			byID[t.ID()] = t
 		}
 	}
-	ix, err := openIndex(req.Dir, surfaceKey(s, src))
+	ix, err := openIndex(surfaceKey(s, src))
 	if err != nil {
 		return nil, err
 	}
@@ -104,15 +103,12 @@ func Run(ctx context.Context, src Source, req Request) (*Answer, error) {
 
 // openIndex opens the persisted index named key under dir, or an index in
 // memory when it cannot be had (another process holds it, no cache dir).
-func openIndex(dir, key string) (*Index, error) {
-	if dir == "" {
-		base, err := catalog.DefaultCacheDir()
-		if err != nil {
-			return OpenMem()
-		}
-		dir = filepath.Join(filepath.Dir(base), "index")
+func openIndex(key string) (*Index, error) {
+	base, err := catalog.DefaultCacheDir()
+	if err != nil {
+		return OpenMem()
 	}
-	dir = filepath.Join(dir, key)
+	dir := filepath.Join(filepath.Dir(base), "index", key)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return OpenMem()
 	}

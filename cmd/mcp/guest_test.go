@@ -116,8 +116,8 @@ func copyFile(t *testing.T, from, to string, mode os.FileMode) {
 func (g *guestEnv) as(u *localUser, env []string, argv ...string) result {
 	g.t.Helper()
 	var cmd *exec.Cmd
-	switch argv[0] {
-	case "mcp", "guest-probe":
+	switch {
+	case argv[0] == "mcp", strings.HasPrefix(argv[0], "guest-probe"):
 		cmd = exec.Command(g.bin, argv[1:]...)
 		cmd.Args[0] = argv[0]
 	default:

@@ -42,8 +42,11 @@ func TestMain(m *testing.M) {
 		"fake-server": fakeServer,
 		"task-server": func() { os.Exit(testenv.ServeFake(testenv.ModeTasks)) },
 		// The fake tool set, speaking only MCP 2026-07-28.
-		"modern-server": func() { os.Exit(testenv.ServeFake(testenv.ModeModern)) },
-		"guest-probe":   guestProbe,
+		"modern-server":    func() { os.Exit(testenv.ServeFake(testenv.ModeModern)) },
+		"guest-probe":      guestProbe,
+		"guest-probe-many": guestProbeMany,
+		"guest-probe-big":  guestProbeBig,
+		"guest-probe-hold": guestProbeHold,
 	})
 }
 

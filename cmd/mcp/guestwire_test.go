@@ -1,0 +1,304 @@
+//go:build linux
+
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcpsh/mcp/internal/exit"
+)
+
+// wireV is the version of the socket protocol the raw requests speak.
+const wireV = "4"
+
+// guestPackage excludes a tool, whose name a guest must never learn.
+const guestPackage = `{"name": "muxtest", "pi": {"mcp": {"manifests": ["mcp.json"], "servers": [
+  {"id": "fake", "tools": {"include": ["*"], "exclude": ["drop_table"]}},
+  {"id": "other", "tools": {"include": ["echo"]}}]}}}`
+
+// shareSession starts a session for agent that guest may use, and returns
+// its id and socket.
+func (g *guestEnv) shareSession(agent string, guest *localUser) (id, socket string) {
+	g.t.Helper()
+	r := g.run([]string{"TMPDIR=" + g.shared}, "session", "start", "--agent", agent, "--user", guest.name)
+	env, ok := strings.CutPrefix(strings.TrimSpace(r.stdout), "export MCP_SESSION=")
+	if r.code != 0 || !ok {
+		g.t.Fatalf("session start --user: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	id, socket, _ = strings.Cut(env, "@")
+	g.t.Cleanup(func() { g.run(nil, "session", "stop", id) })
+	return id, socket
+}
+
+// rawReplies sends each request as guest, each on a connection of its own,
+// and returns the multiplexer's last line for each.
+func (g *guestEnv) rawReplies(guest *localUser, socket string, reqs []string) []string {
+	g.t.Helper()
+	file := filepath.Join(guest.home, "requests")
+	writeFile(g.t, file, strings.Join(reqs, "\n")+"\n")
+	if err := os.Chown(file, guest.uid, guest.gid); err != nil {
+		g.t.Fatal(err)
+	}
+	r := g.as(guest, nil, "guest-probe-many", socket, file)
+	lines := strings.Split(strings.TrimRight(r.stdout, "\n"), "\n")
+	if r.code != 0 || len(lines) != len(reqs) {
+		g.t.Fatalf("guest-probe-many: exit %d, %d replies to %d requests\nstdout: %s\nstderr: %s", r.code, len(lines), len(reqs), r.stdout, r.stderr)
+	}
+	return lines
+}
+
+// wireFields are a value of every field a request may carry, beside v,
+// env and session.
+var wireFields = map[string]string{
+	"server": `"fake"`, "tool": `"echo"`, "args": `{"message":"hi"}`, "input": `{"pairs":["message=hi"]}`,
+	"listing": `1`, "search": `{"text":"echo"}`, "logs": `true`, "progress": `true`,
+}
+
+// wireOps are the operations a guest may send, and the fields each takes.
+var wireOps = map[string][]string{
+	"catalog": {"listing"},
+	"tools":   {"server"},
+	"tool":    {"server", "tool"},
+	"call":    {"server", "tool", "args", "logs", "progress"},
+	"invoke":  {"server", "tool", "input", "logs", "progress"},
+	"search":  {"search"},
+}
+
+// wireRequired are the fields each operation must carry.
+var wireRequired = map[string][]string{
+	"tools": {"server"}, "tool": {"server", "tool"}, "call": {"server", "tool"},
+	"invoke": {"server", "tool"}, "search": {"search"},
+}
+
+// rawRequest is a request of op for session id with the fields given.
+func rawRequest(id, op string, fields ...string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, `{"v":%s,"session":"%s","op":"%s"`, wireV, id, op)
+	for _, f := range fields {
+		fmt.Fprintf(&b, `,"%s":%s`, f, wireFields[f])
+	}
+	return b.String() + "}"
+}
+
+// A guest's raw requests are held to the protocol: each operation takes
+// its own fields and nothing else, unknown fields (the index directory a
+// search once took among them) are refused, values are checked, and what
+// is refused is said in words, not in this program's types. Nothing the
+// guest names is created or removed, and the multiplexer goes on serving.
+func TestGuestRawRequests(t *testing.T) {
+	g := newGuestEnv(t)
+	guest := newLocalUser(t, filepath.Dir(g.shared))
+	id, socket := g.shareSession("narrow", guest)
+
+	// Where a search request once said to keep its index: a directory of
+	// the guest's, and through a link of the guest's, one of the host's
+	// that the guest cannot even list.
+	probe := filepath.Join(guest.home, "probe")
+	g.as(guest, nil, "mkdir", probe)
+	hostDir := filepath.Join(g.root, "private")
+	writeFile(t, filepath.Join(hostDir, "store", "keep"), "host data")
+	writeFile(t, filepath.Join(hostDir, "index_meta.json"), "{}")
+	link := filepath.Join(guest.home, "link")
+	g.as(guest, nil, "ln", "-s", hostDir, link)
+
+	type check struct{ req, want string }
+	var checks []check
+	for op, takes := range wireOps {
+		for f := range wireFields {
+			if !slices.Contains(takes, f) {
+				checks = append(checks, check{rawRequest(id, op, append(slices.Clone(takes), f)...), op + ` takes no \"` + f + `\"`})
+			}
+		}
+		for _, f := range wireRequired[op] {
+			rest := slices.DeleteFunc(slices.Clone(takes), func(s string) bool { return s == f })
+			checks = append(checks, check{rawRequest(id, op, rest...), op + ` needs \"` + f + `\"`})
+		}
+	}
+	head := `{"v":` + wireV + `,"session":"` + id + `",`
+	for _, dir := range []string{probe, link} {
+		checks = append(checks,
+			check{head + `"op":"search","search":{"text":"echo","Dir":"` + dir + `"}}`, `does not know: \"Dir\"`},
+			check{head + `"op":"search","search":{"text":"echo"},"dir":"` + dir + `"}`, `does not know: \"dir\"`})
+	}
+	checks = append(checks,
+		check{head + `"op":"call","server":"fake","tool":"echo","args":{},"cwd":"/"}`, `does not know: \"cwd\"`},
+		check{head + `"op":"invoke","server":"fake","tool":"echo","input":{"pairs":[],"command":"sh"}}`, `does not know: \"command\"`},
+		check{`{"v":"` + wireV + `","op":"catalog"}`, `\"v\" must be a number, not a JSON string`},
+		check{head + `"op":"tools","server":["fake"]}`, `\"server\" must be a string, not a JSON array`},
+		check{head + `"op":"catalog","listing":7}`, `listing 7 is not a way of listing`},
+		check{head + `"op":"search","search":{"text":"echo","limit":-1}}`, `the search limit must be 0 to 10000`},
+		check{head + `"op":"call","server":"fake","tool":"echo","args":["hi"]}`, `must be a JSON object`},
+		check{head + `"op":"tool","server":"fake","tool":"` + strings.Repeat("e", 300) + `"}`, `\"tool\" is not a name`},
+		check{head + `"op":"status","env":"x"}`, `is for the user who started the session`},
+		check{head + `"op":"catalog","env":"0123"}`, `takes no environment`},
+		check{head + `"op":"drop"}`, `\"drop\" is not an operation`},
+		check{`[1,2]`, `it must be a JSON object`},
+		check{`{"v":4,}`, `it is not JSON (at byte 8)`},
+		check{`not json`, `it is not JSON`},
+		check{head + `"op":"call","server":"fake","tool":"echo","args":{"message":"still served"}}`, `still served`},
+	)
+	reqs := make([]string, len(checks))
+	for i, c := range checks {
+		reqs[i] = c.req
+	}
+	for i, reply := range g.rawReplies(guest, socket, reqs) {
+		c := checks[i]
+		if !strings.Contains(reply, c.want) || strings.Contains(reply, "Go ") || strings.Contains(reply, "struct") {
+			t.Errorf("as the guest, %s:\n  reply %s\n  want it to hold %s, in words", c.req, reply, c.want)
+		}
+	}
+	if entries, _ := os.ReadDir(probe); len(entries) > 0 {
+		t.Errorf("a guest's search request made the multiplexer write into the guest's directory: %v", entries)
+	}
+	for _, f := range []string{filepath.Join(hostDir, "store", "keep"), filepath.Join(hostDir, "index_meta.json")} {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("a guest's search request removed the host's %s: %v", f, err)
+		}
+	}
+	if entries, _ := os.ReadDir(hostDir); len(entries) != 2 {
+		t.Errorf("a guest's search request wrote into the host's directory: %v", entries)
+	}
+}
+
+// What a guest reads on the socket is what the CLI prints for it: the
+// catalog names no tool outside the surface, no agent and no part of the
+// host's recipe, and an untrusted recipe is said to be untrusted without
+// naming where it lives.
+func TestGuestReadsWhatTheCLIPrints(t *testing.T) {
+	g := newGuestEnv(t)
+	writeFile(t, filepath.Join(g.root, "package.json"), guestPackage)
+	writeFile(t, filepath.Join(g.root, "agents", "wide.yaml"), "mcp:\n  servers:\n    fake:\n      include: [\"*\"]\n")
+	g.trust()
+	guest := newLocalUser(t, filepath.Dir(g.shared))
+	id, socket := g.shareSession("wide", guest)
+
+	catalog := rawRequest(id, "catalog")
+	call := rawRequest(id, "call", "server", "tool", "args")
+	replies := g.rawReplies(guest, socket, []string{catalog, rawRequest(id, "tools", "server")})
+	for _, reply := range replies {
+		for _, secret := range []string{"drop_table", "exclude", "wide", g.root} {
+			if strings.Contains(reply, secret) {
+				t.Errorf("the guest's raw reply holds %q:\n%s", secret, reply)
+			}
+		}
+	}
+	if !strings.Contains(replies[1], `"name":"echo"`) {
+		t.Errorf("the guest's tools reply lists no echo: %s", replies[1])
+	}
+
+	// The host edits the recipe: its servers start no more until the host
+	// trusts it again, and the guest is told so without the path.
+	writeFile(t, filepath.Join(g.root, "mcp.json"), strings.Replace(muxManifest, `"other": {"command": "fake-server"}`, `"other": {"command": "fake-server", "args": []}`, 1))
+	var last []string
+	if !eventually(10*time.Second, func() bool {
+		last = g.rawReplies(guest, socket, []string{catalog, call})
+		return strings.Contains(last[1], "cannot be used")
+	}) {
+		t.Fatalf("the session's multiplexer did not notice the changed recipe: %v", last)
+	}
+	for _, reply := range last {
+		if strings.Contains(reply, g.root) || strings.Contains(reply, "mcp.json") {
+			t.Errorf("the guest's raw reply names the host's recipe:\n%s", reply)
+		}
+	}
+	r := g.as(guest, []string{"MCP_SESSION=" + id + "@" + socket}, "mcp", "call", "fake.echo", "message=hi")
+	if r.code != exit.Config || !strings.Contains(r.stderr, "server fake cannot be used: its recipe is not trusted as it is now; the user who started the session can fix that") ||
+		strings.Contains(r.stderr, g.root) {
+		t.Errorf("the guest's call of an untrusted server: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// One request cannot grow the host's multiplexer: a request over 4 MiB is
+// refused before it is read whole, with an answer that says so.
+func TestGuestLargeRequest(t *testing.T) {
+	g := newGuestEnv(t)
+	guest := newLocalUser(t, filepath.Dir(g.shared))
+	id, socket := g.shareSession("narrow", guest)
+	pid := g.status(socket).PID
+	before := peakRSS(t, pid)
+	r := g.as(guest, nil, "guest-probe-big", socket, id, strconv.Itoa(256<<20))
+	if !strings.Contains(r.stdout, "the multiplexer refused the request: it is larger than 4 MiB") {
+		t.Errorf("a 256 MiB request: stdout %q, stderr %q", r.stdout, r.stderr)
+	}
+	// Read whole, it took the multiplexer's peak up by 1.5 GiB; bounded, by
+	// a few times 4 MiB (more under the race detector).
+	if grew := peakRSS(t, pid) - before; grew > 64<<20 {
+		t.Errorf("a 256 MiB request took the multiplexer's peak memory up by %d MiB", grew>>20)
+	}
+	r = g.as(guest, []string{"MCP_SESSION=" + id + "@" + socket}, "mcp", "call", "fake.echo", "message=after")
+	if r.code != 0 || r.stdout != "after\n" {
+		t.Errorf("a call after the large request: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	// The CLI does not send what the multiplexer would refuse.
+	big := filepath.Join(guest.home, "big.json")
+	writeFile(t, big, `{"message":"`+strings.Repeat("x", 5<<20)+`"}`)
+	_ = os.Chown(big, guest.uid, guest.gid)
+	r = g.as(guest, []string{"MCP_SESSION=" + id + "@" + socket}, "mcp", "call", "fake.echo", "--args", "@"+big)
+	if r.code != exit.Usage || !strings.Contains(r.stderr, "mcp: error: the request is 5.0 MiB, and the multiplexer takes at most 4 MiB") {
+		t.Errorf("a call with 5 MiB of arguments: exit %d, stderr %.300q", r.code, r.stderr)
+	}
+}
+
+// peakRSS is the most memory process pid has held (VmHWM), in bytes.
+func peakRSS(t *testing.T, pid int) int {
+	t.Helper()
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
+			return kb << 10
+		}
+	}
+	t.Fatalf("no VmHWM for pid %d", pid)
+	return 0
+}
+
+// session stop closes the guest's connections at once: a guest holding
+// connections it sends nothing on neither delays the stop nor is answered
+// after it.
+func TestSessionStopClosesGuestConnections(t *testing.T) {
+	g := newGuestEnv(t)
+	guest := newLocalUser(t, filepath.Dir(g.shared))
+	id, socket := g.shareSession("narrow", guest)
+
+	cmd := exec.Command(g.bin, socket, "8")
+	cmd.Args[0] = "guest-probe-hold"
+	cmd.Dir, cmd.Env = guest.home, []string{"HOME=" + guest.home}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(guest.uid), Gid: uint32(guest.gid)}}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	lines := bufio.NewScanner(out)
+	if !lines.Scan() || lines.Text() != "open" {
+		t.Fatalf("guest-probe-hold: %q", lines.Text())
+	}
+	start := time.Now()
+	if r := g.run(nil, "session", "stop", id); r.code != 0 {
+		t.Fatalf("session stop: exit %d, %q", r.code, r.stderr)
+	}
+	// Before, the stop waited out each idle connection's 10 s.
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("session stop took %v with the guest's idle connections open", took.Round(time.Millisecond))
+	}
+	if !lines.Scan() || lines.Text() != "closed" {
+		t.Errorf("the guest's connections after session stop: %q", lines.Text())
+	}
+}

@@ -1,0 +1,78 @@
+package mux
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/mcpsh/mcp/internal/exit"
+)
+
+// What a session's guest reads of an answer is what the CLI prints for it,
+// and no more. The host's recipe, its files and its environment are the
+// host's: an error that would name them (an untrusted directory, a broken
+// configuration file, a missing variable) reaches the guest as the fact
+// that the server or session cannot be used, and who can fix it.
+
+// HostSideError is a failure only the user who started the session can
+// fix, as a guest sees it.
+type HostSideError struct {
+	Server string `json:"server,omitempty"`
+	// What is wrong, in a few words, without the host's paths or names.
+	What string `json:"what"`
+	Code int    `json:"code"`
+}
+
+func (e *HostSideError) ExitCode() int { return e.Code }
+
+func (e *HostSideError) Error() string {
+	subject := "the session"
+	if e.Server != "" {
+		subject = "server " + e.Server
+	}
+	return fmt.Sprintf("%s cannot be used: %s; the user who started the session can fix that", subject, e.What)
+}
+
+// guestView is r as a guest may read it.
+func guestView(r *response) *response {
+	r.Error = guestError(r.Error)
+	for i := range r.Skipped {
+		r.Skipped[i].Error = guestError(r.Skipped[i].Error)
+	}
+	if r.Catalog != nil {
+		for i := range r.Catalog.Servers {
+			r.Catalog.Servers[i].Error = guestError(r.Catalog.Servers[i].Error)
+		}
+	}
+	return r
+}
+
+// guestError is w without what only the host may read.
+func guestError(w *WireError) *WireError {
+	if w == nil {
+		return nil
+	}
+	if w.Cause != nil {
+		w.Cause = guestError(w.Cause)
+		w.Message = w.Cause.Message
+	}
+	var what string
+	code := exit.Config
+	switch w.Kind {
+	case "untrusted":
+		what = "its recipe is not trusted as it is now"
+	case "config":
+		what, w.Lines = "its configuration cannot be read", nil
+	case "missing_var":
+		what = "its configuration names a variable that is not set"
+	default:
+		return w
+	}
+	var named struct {
+		Server string `json:"server"`
+	}
+	_ = json.Unmarshal(w.Data, &named)
+	if named.Server == "" {
+		named.Server = w.Server
+	}
+	return encodeError(&HostSideError{Server: named.Server, What: what, Code: code})
+}
