@@ -3,10 +3,12 @@ package mux
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -37,27 +39,32 @@ func Main(stderr io.Writer, opts upstream.Options) int {
 	log := newLog(stderr, opts.Secrets)
 	// What logs through the default loggers goes the same way.
 	slog.SetDefault(log)
+	// What keeps it from serving is told to whoever started it, and
+	// written on stderr: its log, or the terminal of someone who ran it.
+	fail := func(err error, config bool, code int) int {
+		Ready(err, config)
+		if !errors.Is(err, ErrBusy) {
+			fmt.Fprintf(stderr, "mcp: error: %s\n", strings.Join(strings.Fields(opts.Secrets.Text(err.Error())), " "))
+		}
+		return code
+	}
 	t, err := targetFromEnv()
 	if err != nil {
-		Ready(err, false)
-		return exit.Usage
+		return fail(err, false, exit.Usage)
 	}
 	socket, err := t.Socket()
 	if err != nil {
-		Ready(err, false)
-		return exit.Upstream
+		return fail(err, false, exit.Upstream)
 	}
 	ln, release, err := Listen(socket)
 	if err != nil {
-		Ready(err, false)
-		return exit.Upstream
+		return fail(err, false, exit.Upstream)
 	}
 	defer release()
 	if t.guest != nil {
 		if err := shareSocket(socket); err != nil {
 			ln.Close()
-			Ready(err, false)
-			return exit.Upstream
+			return fail(err, false, exit.Upstream)
 		}
 	}
 	opts.OnElicitation = func(e upstream.Elicitation) { log.Info(e.String()) }
@@ -71,8 +78,7 @@ func Main(stderr io.Writer, opts upstream.Options) int {
 	d, err := New(dopts)
 	if err != nil {
 		ln.Close()
-		Ready(err, true)
-		return exit.Config
+		return fail(err, true, exit.Config)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -3,11 +3,15 @@ package mux
 import (
 	"net"
 	"os"
+	"os/user"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 
 	"github.com/mcpsh/mcp/internal/privdir"
+	"github.com/mcpsh/mcp/internal/session"
 )
 
 // GuestsSupported says whether a session can be shared with another local
@@ -41,12 +45,17 @@ func peerUID(conn net.Conn) (int, bool) {
 const sharedDirPrefix = "mcp-session-"
 
 // sharedSocket makes the directory for the socket of session id, which
-// another user will use, and returns the socket's path. The directory is
-// new (an existing one, which someone else may have planted, is refused),
-// this user's, and 0711: others may reach a name in it they know, not
-// list it. The multiplexer checks every client's user.
-func sharedSocket(id string) (string, error) {
-	base := os.TempDir()
+// guest will use, and returns the socket's path. The directory is new (an
+// existing one, which someone else may have planted, is refused), this
+// user's, and 0711: others may reach a name in it they know, not list it.
+// The multiplexer checks every client's user. A directory the guest could
+// not reach (TMPDIR under a directory it may not pass through) is
+// removed again, and the error says so.
+func sharedSocket(id string, guest *session.Guest) (string, error) {
+	base, err := tempBase()
+	if err != nil {
+		return "", err
+	}
 	dir := filepath.Join(base, sharedDirPrefix+id)
 	if len(dir)+len("/mux.sock") > maxSocketPath {
 		dir = filepath.Join("/tmp", sharedDirPrefix+id)
@@ -64,7 +73,55 @@ func sharedSocket(id string) (string, error) {
 	if err := os.Chmod(dir, 0o711); err != nil {
 		return "", err
 	}
+	if err := reachable(dir, guest); err != nil {
+		_ = os.Remove(dir)
+		return "", err
+	}
 	return filepath.Join(dir, "mux.sock"), nil
+}
+
+// reachable checks that guest may pass through every directory on the
+// way to dir, and dir itself, by their owners, groups and modes.
+func reachable(dir string, guest *session.Guest) error {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return err
+	}
+	var groups []string
+	if u, err := user.LookupId(strconv.Itoa(guest.UID)); err == nil {
+		groups, _ = u.GroupIds()
+	}
+	for p := real; ; p = filepath.Dir(p) {
+		fi, err := os.Stat(p)
+		if err != nil {
+			return err
+		}
+		if !mayPass(fi, guest.UID, groups) {
+			return &UnreachableError{User: guest.Name, Dir: p, Mode: fi.Mode()}
+		}
+		if filepath.Dir(p) == p {
+			return nil
+		}
+	}
+}
+
+// mayPass says whether the user uid, in groups, may search the directory
+// fi describes.
+func mayPass(fi os.FileInfo, uid int, groups []string) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return false
+	}
+	perm := fi.Mode().Perm()
+	switch {
+	case uid == 0:
+		return true
+	case int(st.Uid) == uid:
+		return perm&0o100 != 0
+	case slices.Contains(groups, strconv.Itoa(int(st.Gid))):
+		return perm&0o010 != 0
+	}
+	return perm&0o001 != 0
 }
 
 // shareSocket lets users other than the owner connect to a listening

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"net"
 	"os"
+
+	"github.com/mcpsh/mcp/internal/session"
 )
 
 // GuestsSupported says whether a session can be shared with another local
@@ -18,6 +20,6 @@ var errNoGuests = errors.New("a session for another user needs Linux, where the 
 // no other user can reach the socket.
 func peerUID(net.Conn) (int, bool) { return os.Getuid(), true }
 
-func sharedSocket(string) (string, error) { return "", errNoGuests }
-func shareSocket(string) error            { return errNoGuests }
-func removeSharedDir(string) error        { return nil }
+func sharedSocket(string, *session.Guest) (string, error) { return "", errNoGuests }
+func shareSocket(string) error                            { return errNoGuests }
+func removeSharedDir(string) error                        { return nil }

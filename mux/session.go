@@ -3,11 +3,14 @@ package mux
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
 	"time"
 
 	"golang.org/x/sync/errgroup"
 
 	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/exit"
 	"github.com/mcpsh/mcp/internal/session"
 )
 
@@ -42,15 +45,19 @@ func BindRequired(ctx context.Context, s *catalog.Surface, b Binder) (int, error
 	return n, err
 }
 
-// StartSession starts the multiplexer of a session whose state is saved
+// StartSession saves the state of a new session, starts its multiplexer
 // and binds its required servers through it, returning how many tools
 // they have. The session's calls go through that multiplexer only, so a
 // session whose multiplexer cannot start does not start. Where no
 // multiplexer can run (a system without them) it binds them directly,
 // which checks them but keeps nothing warm. On failure the multiplexer is
-// stopped; the state is the caller's to remove.
+// stopped; the state, once saved, is the caller's to remove.
 func StartSession(ctx context.Context, st *session.State, o OpenOptions) (int, error) {
 	t := SessionTarget(st.ID, st.Socket)
+	t.launch, st.Launch = session.NewLaunch()
+	if err := session.Save(st); err != nil {
+		return 0, &SaveError{Err: err}
+	}
 	var b Binder
 	if Supported {
 		c, err := t.client(ctx, o)
@@ -75,14 +82,32 @@ func StartSession(ctx context.Context, st *session.State, o OpenOptions) (int, e
 	return n, err
 }
 
+// UnreachableError says the guest of a session could not reach its socket.
+type UnreachableError struct {
+	User, Dir string
+	Mode      os.FileMode
+}
+
+func (e *UnreachableError) ExitCode() int { return exit.Usage }
+
+func (e *UnreachableError) Error() string {
+	return fmt.Sprintf("user %s cannot reach the session's socket: it may not pass through %s (mode %04o)", e.User, e.Dir, e.Mode.Perm())
+}
+
+// SaveError says a new session's state could not be saved.
+type SaveError struct{ Err error }
+
+func (e *SaveError) Error() string { return "saving session state: " + e.Err.Error() }
+func (e *SaveError) Unwrap() error { return e.Err }
+
 // SessionSocket is where the multiplexer of a new session id will listen:
-// in the user's private directory, or for a session shared with another
-// user (Linux only) in a directory of its own that that user can reach.
-// Where no multiplexer runs it is "".
-func SessionSocket(id string, shared bool) (string, error) {
+// in the user's private directory, or for a session shared with guest, a
+// local user (Linux only), in a directory of its own that that user can
+// reach. Where no multiplexer runs it is "".
+func SessionSocket(id string, guest *session.Guest) (string, error) {
 	switch {
-	case shared:
-		return sharedSocket(id)
+	case guest != nil:
+		return sharedSocket(id, guest)
 	case !Supported:
 		return "", nil
 	}

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcpsh/mcp/internal/exit"
 	"github.com/mcpsh/mcp/internal/privdir"
 )
 
@@ -32,7 +34,31 @@ var ErrBusy = errors.New("another multiplexer holds this socket")
 // directory is created 0700 and refused when another user owns it or
 // others may write to it.
 func SocketPath(key string) (string, error) {
-	return SocketPathIn(os.TempDir(), os.Getenv("XDG_RUNTIME_DIR"), key)
+	tmp, err := tempBase()
+	if err != nil {
+		return "", err
+	}
+	return SocketPathIn(tmp, os.Getenv("XDG_RUNTIME_DIR"), key)
+}
+
+// tempBase is os.TempDir, which must be an absolute path: a relative
+// TMPDIR would put a socket where neither the multiplexer, which runs
+// from /, nor a session's other user would find it.
+func tempBase() (string, error) {
+	tmp := os.TempDir()
+	if !filepath.IsAbs(tmp) {
+		return "", &BadTempDirError{Dir: tmp}
+	}
+	return tmp, nil
+}
+
+// BadTempDirError says TMPDIR is not an absolute path.
+type BadTempDirError struct{ Dir string }
+
+func (e *BadTempDirError) ExitCode() int { return exit.Usage }
+
+func (e *BadTempDirError) Error() string {
+	return fmt.Sprintf("TMPDIR=%.60q is not an absolute path", e.Dir)
 }
 
 // SocketPathIn is SocketPath for a process whose temporary directory and

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/exit"
 	"github.com/mcpsh/mcp/internal/session"
 	"github.com/mcpsh/mcp/manifests"
 )
@@ -29,6 +30,7 @@ const (
 	NoMuxEnv = "MCP_NO_MUX"
 
 	specEnv   = "MCP_MUX_SPEC"
+	launchEnv = "MCP_MUX_LAUNCH"    // the secret a session's multiplexer is started with
 	idleEnv   = "MCP_MUX_IDLE"      // how long an idle multiplexer outside a session lives
 	upIdleEnv = "MCP_UPSTREAM_IDLE" // how long an unused upstream connection stays open
 )
@@ -49,6 +51,13 @@ type Target struct {
 	socket string
 	// guest, in a session's multiplexer, is the other user it also serves.
 	guest *session.Guest
+	// started, in a session's multiplexer, is the session's state as it
+	// started: the recipe, agent and surface it serves whatever the state
+	// file says later.
+	started *session.State
+	// launch is the secret a session's multiplexer is started with, which
+	// its state holds the digest of (session.NewLaunch).
+	launch string
 
 	Root  string `json:"root"`
 	User  bool   `json:"user,omitempty"`
@@ -150,12 +159,12 @@ func (t Target) command() (*exec.Cmd, error) {
 	cmd.Args[0] = "mcp"
 	cmd.Env = []string{}
 	for _, kv := range os.Environ() {
-		if k, _, _ := strings.Cut(kv, "="); k != session.EnvVar && k != specEnv {
+		if k, _, _ := strings.Cut(kv, "="); k != session.EnvVar && k != specEnv && k != launchEnv {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
 	if t.InSession {
-		cmd.Env = append(cmd.Env, session.EnvVar+"="+t.Session+"@"+t.socket)
+		cmd.Env = append(cmd.Env, session.EnvVar+"="+t.Session+"@"+t.socket, launchEnv+"="+t.launch)
 	} else {
 		b, _ := json.Marshal(t)
 		cmd.Env = append(cmd.Env, specEnv+"="+string(b))
@@ -166,9 +175,19 @@ func (t Target) command() (*exec.Cmd, error) {
 	return cmd, nil
 }
 
+// LaunchedForSession says whether this process claims to be a session's
+// multiplexer that session start started: Main checks the claim against
+// the session's state.
+func LaunchedForSession() bool { return os.Getenv(launchEnv) != "" }
+
 // targetFromEnv is the target a multiplexer was started for. A session's
-// multiplexer listens where the session's state says, and nowhere else.
+// multiplexer listens where the session's state says, and nowhere else,
+// and only when session start started it: it holds the launch secret
+// whose digest the state keeps. The secret leaves the environment here,
+// so that nothing started later inherits it.
 func targetFromEnv() (Target, error) {
+	secret := os.Getenv(launchEnv)
+	os.Unsetenv(launchEnv)
 	if v, ok := os.LookupEnv(session.EnvVar); ok {
 		t, err := SessionEnvTarget(v)
 		if err != nil {
@@ -178,10 +197,13 @@ func targetFromEnv() (Target, error) {
 		if err != nil {
 			return Target{}, err
 		}
-		if st.Socket != t.socket {
+		switch {
+		case !st.Launched(secret):
+			return Target{}, fmt.Errorf("session %s: only session start starts a session's multiplexer", st.ID)
+		case st.Socket != t.socket:
 			return Target{}, fmt.Errorf("session %s listens on %s, not %s", st.ID, st.Socket, t.socket)
 		}
-		t.guest = st.Guest
+		t.guest, t.started = st.Guest, st
 		return t, nil
 	}
 	var t Target
@@ -202,6 +224,12 @@ func (t Target) Load() (*Config, error) {
 		st, err := session.Load(t.Session)
 		if err != nil {
 			return nil, err
+		}
+		if t.started != nil {
+			if !t.started.Same(st) {
+				return nil, &StateChangedError{Session: st.ID}
+			}
+			st = t.started
 		}
 		r, err := manifests.Read(st.Root, st.User)
 		if err != nil {
@@ -225,6 +253,19 @@ func (t Target) Load() (*Config, error) {
 	s, warns, err := catalog.Resolve(r, t.Agent)
 	cfg := &Config{Surface: s, Endpoints: r.Endpoints, Warnings: append(slices.Clone(r.Warnings), warns...), Watch: watchList(r), trust: trust}
 	return cfg, err
+}
+
+// StateChangedError says a running session's state file no longer says what
+// the session started with: its multiplexer serves what it started with or
+// nothing.
+type StateChangedError struct {
+	Session string `json:"session"`
+}
+
+func (e *StateChangedError) ExitCode() int { return exit.Config }
+
+func (e *StateChangedError) Error() string {
+	return fmt.Sprintf("session %s: its state file changed since it started; the session serves nothing until the file is as it was, or the session is stopped", e.Session)
 }
 
 // watchList is every file the recipe was read from and the directories

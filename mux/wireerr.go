@@ -71,6 +71,7 @@ var wireKinds = []wireKind{
 	kind[BadRequestError]("bad_request"),
 	kind[RequestTooLargeError]("too_large"),
 	kind[HostSideError]("host_side"),
+	kind[StateChangedError]("state_changed"),
 }
 
 // encodeError turns err into its wire form.

@@ -75,14 +75,15 @@ func hint(err error) string {
 		return own.advice()
 	}
 	var (
-		badArgs   *catalog.InvalidArgsError
-		unknown   *catalog.UnknownArgsError
-		noSession *session.NotFoundError
-		noEP      *mux.NoEndpointError
-		missing   *manifests.MissingVarError
-		noClient  *auth.NoClientError
-		jsLimit   *script.LimitError
-		untrusted *manifests.UntrustedError
+		badArgs     *catalog.InvalidArgsError
+		unknown     *catalog.UnknownArgsError
+		noSession   *session.NotFoundError
+		noEP        *mux.NoEndpointError
+		missing     *manifests.MissingVarError
+		noClient    *auth.NoClientError
+		jsLimit     *script.LimitError
+		untrusted   *manifests.UntrustedError
+		unreachable *mux.UnreachableError
 	)
 	switch exit.Code(err) {
 	case exit.Usage:
@@ -98,6 +99,8 @@ func hint(err error) string {
 			return "the tool's signature is " + sig + "; `mcp list " + strings.SplitN(sig, "(", 2)[0] + " --schema` shows the schema"
 		case errors.As(err, &noSession):
 			return "`mcp session list`, outside any session, shows the running ones; `mcp session start` starts one"
+		case errors.As(err, &unreachable):
+			return "run session start with TMPDIR set to a directory every user may pass through, such as /tmp"
 		}
 	case exit.NotAvailable:
 		var na *catalog.NotAvailableError

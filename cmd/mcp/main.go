@@ -24,10 +24,13 @@ func main() {
 
 // Main runs mcp with args and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 1 && args[0] == mux.Arg {
+	a := newApp(stdin, stdout, stderr)
+	// The multiplexer is no command of a session's: only session start
+	// starts a session's, with a secret the session's state holds the
+	// digest of, which the multiplexer checks.
+	if len(args) == 1 && args[0] == mux.Arg && (!a.inSession() || mux.LaunchedForSession()) {
 		return mux.Main(stderr, upstreamOptions())
 	}
-	a := newApp(stdin, stdout, stderr)
 	if a.inSession() {
 		if err := refuse(args); err != nil {
 			return report(a.stderr, err)

@@ -44,12 +44,8 @@ func (c *sessionStartCmd) Run(a *app) error {
 	ctx, cancel := a.context()
 	defer cancel()
 	st := &session.State{ID: session.NewID(), Root: t.Root, User: t.User, Agent: a.agent, Surface: s, Started: time.Now().UTC(), Guest: guest}
-	if st.Socket, err = mux.SessionSocket(st.ID, guest != nil); err != nil {
+	if st.Socket, err = mux.SessionSocket(st.ID, guest); err != nil {
 		return fmt.Errorf("making the session's socket directory: %w", err)
-	}
-	if err := session.Save(st); err != nil {
-		_ = mux.StopSession(ctx, st)
-		return fmt.Errorf("saving session state: %w", err)
 	}
 	// The session's multiplexer binds every required server; on failure
 	// it is stopped, the state removed, and nothing is left running.

@@ -8,6 +8,8 @@ package session
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -44,6 +46,49 @@ type State struct {
 	Socket string `json:"socket"`
 	// Guest is the other local user whose agent may use the session, if any.
 	Guest *Guest `json:"guest,omitempty"`
+	// Launch is the digest of the secret the session's multiplexer was
+	// started with (NewLaunch): only a multiplexer that session start
+	// started, which alone was given the secret, serves the session.
+	Launch string `json:"launch,omitempty"`
+}
+
+// NewLaunch returns a fresh launch secret and the digest a state keeps of
+// it.
+func NewLaunch() (secret, digest string) {
+	var b [32]byte
+	_, _ = rand.Read(b[:])
+	secret = hex.EncodeToString(b[:])
+	return secret, launchDigest(secret)
+}
+
+// Launched says whether secret is the one the session's multiplexer was
+// started with.
+func (st *State) Launched(secret string) bool {
+	return st.Launch != "" && secret != "" &&
+		subtle.ConstantTimeCompare([]byte(launchDigest(secret)), []byte(st.Launch)) == 1
+}
+
+func launchDigest(secret string) string {
+	sum := sha256.Sum256([]byte("mcp session launch\x00" + secret))
+	return hex.EncodeToString(sum[:])
+}
+
+// Same says whether other names what st does: the same recipe, agent,
+// surface, socket and guest. A running session compares the state it
+// started with against the state on disk, and refuses one that changed.
+func (st *State) Same(other *State) bool {
+	a, errA := json.Marshal(st.fixed())
+	b, errB := json.Marshal(other.fixed())
+	return errA == nil && errB == nil && string(a) == string(b)
+}
+
+func (st *State) fixed() any {
+	return struct {
+		ID, Root, Agent, Socket, Launch string
+		User                            bool
+		Surface                         *catalog.Surface
+		Guest                           *Guest
+	}{st.ID, st.Root, st.Agent, st.Socket, st.Launch, st.User, st.Surface, st.Guest}
 }
 
 // Guest is a local user other than the one who started a session, allowed

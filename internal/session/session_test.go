@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpsh/mcp/catalog"
 )
 
 func TestParseEnv(t *testing.T) {
@@ -54,4 +56,50 @@ func FuzzParseEnv(f *testing.F) {
 			t.Fatalf("ParseEnv(%q) lost something: %q, %q", v, id, socket)
 		}
 	})
+}
+
+// A launch secret is known by its digest only, and only the secret it was
+// made from matches it.
+func TestLaunch(t *testing.T) {
+	secret, digest := NewLaunch()
+	st := &State{Launch: digest}
+	if strings.Contains(digest, secret) || !st.Launched(secret) {
+		t.Fatalf("the launch secret does not match its own digest (or the digest holds it)")
+	}
+	other, _ := NewLaunch()
+	for _, s := range []string{"", other, digest} {
+		if st.Launched(s) {
+			t.Errorf("Launched(%q) is true", s)
+		}
+	}
+	if (&State{}).Launched("") {
+		t.Error("a state without a launch digest takes the empty secret")
+	}
+}
+
+// Same compares what a session is fixed to, field by field.
+func TestSame(t *testing.T) {
+	base := func() *State {
+		return &State{ID: "a1b2c3d4e5f60718", Root: "/r", Agent: "x", Socket: "/s", Launch: "d",
+			Surface: &catalog.Surface{Mode: catalog.ModeCLI, Servers: []*catalog.ServerSurface{{ID: "fake", Tools: []string{"echo"}}}}}
+	}
+	if !base().Same(base()) {
+		t.Fatal("a state is not the same as itself")
+	}
+	edits := map[string]func(*State){
+		"root":    func(s *State) { s.Root = "/other" },
+		"agent":   func(s *State) { s.Agent = "" },
+		"user":    func(s *State) { s.User = true },
+		"socket":  func(s *State) { s.Socket = "/t" },
+		"launch":  func(s *State) { s.Launch = "e" },
+		"guest":   func(s *State) { s.Guest = &Guest{Name: "g", UID: 7} },
+		"surface": func(s *State) { s.Surface.Servers[0].All = true },
+	}
+	for name, edit := range edits {
+		s := base()
+		edit(s)
+		if base().Same(s) {
+			t.Errorf("a state with another %s is the same", name)
+		}
+	}
 }
