@@ -1,0 +1,230 @@
+package mux
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/search"
+)
+
+// How the multiplexer answers a client: one request read from its
+// connection, refused or served, and the response written back.
+
+// handle serves one client connection: one request, then the response.
+func (d *Multiplexer) handle(ctx context.Context, conn net.Conn, guest bool) {
+	defer conn.Close()
+	d.inFlight.Add(1)
+	var req *request
+	defer func() {
+		// Asking how long it has been idle does not end the idleness.
+		if req == nil || req.Op != "status" {
+			d.lastReq.Store(time.Now().UnixNano())
+		}
+		d.inFlight.Add(-1)
+	}()
+	d.requests.Add(1)
+	var wmu sync.Mutex
+	enc := json.NewEncoder(conn)
+	write := func(r *response) {
+		wmu.Lock()
+		defer wmu.Unlock()
+		_ = enc.Encode(r)
+	}
+	if guest {
+		select {
+		case d.guestReads <- struct{}{}:
+		case <-d.stopped:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	req, err := readRequest(conn)
+	if guest {
+		<-d.guestReads
+	}
+	if err != nil {
+		var bad *BadRequestError
+		if errors.As(err, &bad) {
+			d.log.Warn("refused a request", "guest", guest, "reason", bad.Reason)
+			write(&response{Error: encodeError(err)})
+		}
+		return
+	}
+	_ = conn.SetReadDeadline(time.Time{})
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	// The client sends nothing after its request: a read that returns
+	// means it hung up (Ctrl-C, --timeout), and the request is cancelled
+	// upstream.
+	go func() {
+		var b [1]byte
+		_, _ = conn.Read(b[:])
+		cancel()
+	}()
+	ctx = WithConnecting(ctx, func(server string) func() {
+		write(&response{Connecting: server})
+		return func() { write(&response{Connected: server}) }
+	})
+	flush := func() {}
+	if req.Logs {
+		ctx, flush = logsTo(ctx, write)
+	}
+	ctx = withProgressOf(ctx, req, write)
+	res := d.serve(ctx, req, guest)
+	flush()
+	if guest {
+		res = guestView(res)
+	}
+	write(res)
+	if req.Op == "stop" && res.Error == nil {
+		d.Stop()
+	}
+}
+
+// verbOps are the requests of the four verbs: all a session's guest may
+// send, and each must name the session the multiplexer serves.
+var verbOps = map[string]bool{"catalog": true, "tools": true, "tool": true, "call": true, "invoke": true, "search": true, "bind": true}
+
+func (d *Multiplexer) serve(ctx context.Context, req *request, guest bool) *response {
+	d.mu.Lock()
+	cfg, loadErr := d.cfg, d.loadErr
+	d.mu.Unlock()
+	switch {
+	case guest && (!verbOps[req.Op] || req.Op == "bind"):
+		return &response{Error: encodeError(fmt.Errorf("%s is for the user who started the session", req.Op))}
+	case verbOps[req.Op] && req.Session != d.opts.Session:
+		return &response{Error: encodeError(&WrongSessionError{Session: req.Session})}
+	case d.opts.Session != "" && req.Env != "":
+		// A session's servers run in the environment it started in;
+		// no client's environment is compared with it or chosen.
+		return &response{Error: encodeError(&BadRequestError{Reason: "a session's multiplexer takes no environment"})}
+	case req.Op == "status":
+		return &response{Status: d.status()}
+	case req.Op == "stop":
+		return &response{} // stopped once this is written
+	case req.V != wireVersion:
+		return &response{Version: wireVersion}
+	case req.Env != "" && req.Env != d.env.Digest:
+		return &response{Stale: true}
+	case loadErr != nil || cfg.trust.changed():
+		// A broken edit is reported until it is fixed, and a fix counts
+		// at once, not only after the watcher's debounce; so does a
+		// change of trust.
+		fixed := d.reload()
+		if fixed == nil {
+			d.mu.Lock()
+			loadErr = d.loadErr
+			d.mu.Unlock()
+			return &response{Error: encodeError(loadErr)}
+		}
+		cfg = fixed
+	}
+	r := d.answer(ctx, req)
+	r.Warnings = cfg.Warnings
+	switch req.Op {
+	case "catalog", "tools", "bind", "search":
+		// What a listing left out is said where tools are listed.
+		r.Warnings = append(slices.Clone(cfg.Warnings), d.opts.ConnWarnings.For(req.Server)...)
+	}
+	return r
+}
+
+// answer serves one request of the verbs.
+func (d *Multiplexer) answer(ctx context.Context, req *request) *response {
+	fail := func(err error) *response { return &response{Error: encodeError(err)} }
+	switch req.Op {
+	case "catalog":
+		c, err := d.eng.Catalog(ctx, req.Listing)
+		if err != nil {
+			return fail(err)
+		}
+		w := &wireCatalog{Surface: newWireSurface(c.Surface), Servers: []wireServer{}}
+		for _, s := range c.Servers {
+			ws := wireServer{ID: s.ID, Tools: s.Tools, Count: s.Count, Error: encodeError(s.Err), Protocol: s.Protocol}
+			if req.Listing == Counted {
+				ws.Tools = nil
+			}
+			w.Servers = append(w.Servers, ws)
+		}
+		return &response{Catalog: w}
+	case "tools", "bind":
+		list := d.eng.Tools
+		if req.Op == "bind" {
+			list = d.eng.Bind
+		}
+		tools, err := list(ctx, req.Server)
+		if err != nil {
+			return fail(err)
+		}
+		return &response{Tools: tools}
+	case "tool":
+		t, err := d.eng.Tool(ctx, req.Server, req.Tool)
+		if err != nil {
+			return fail(err)
+		}
+		return &response{Tool: &t}
+	case "call":
+		res, err := d.eng.Call(ctx, req.Server, req.Tool, req.Args)
+		if err != nil {
+			return fail(err)
+		}
+		return &response{Result: res.Raw}
+	case "invoke":
+		return d.invoke(ctx, req)
+	case "search":
+		return d.search(ctx, req)
+	}
+	return fail(errors.New("unknown request " + req.Op))
+}
+
+func (d *Multiplexer) invoke(ctx context.Context, req *request) *response {
+	if req.Input == nil {
+		req.Input = &wireArgs{}
+	}
+	in := Args(*req.Input)
+	out, err := d.eng.Invoke(ctx, req.Server, req.Tool, in)
+	if err != nil {
+		return &response{Error: encodeError(err)}
+	}
+	return &response{Tool: &catalog.Tool{Server: out.Server, Name: out.Tool}, Result: out.Result.Raw}
+}
+
+func (d *Multiplexer) search(ctx context.Context, req *request) *response {
+	if req.Search == nil {
+		return &response{Error: encodeError(errors.New("search without a query"))}
+	}
+	// The index is kept where this multiplexer keeps it: no client says.
+	ans, err := d.eng.Search(ctx, search.Request{Text: req.Search.Text, Limit: req.Search.Limit, Server: req.Search.Server})
+	if err != nil {
+		return &response{Error: encodeError(err)}
+	}
+	r := &response{Tools: ans.Tools}
+	for _, s := range ans.Skipped {
+		r.Skipped = append(r.Skipped, wireServer{ID: s.Server, Error: encodeError(s.Err)})
+	}
+	return r
+}
+
+func (d *Multiplexer) status() *Status {
+	return &Status{
+		Label:    d.opts.Label,
+		Session:  d.opts.Session,
+		PID:      os.Getpid(),
+		Started:  d.started.UTC(),
+		Requests: d.requests.Load(),
+		Reloads:  d.reloads.Load(),
+		Servers:  d.eng.Status(),
+
+		LastRequest: time.Unix(0, d.lastReq.Load()).UTC(),
+	}
+}
