@@ -30,19 +30,27 @@ func (w *ConnWarnings) Add(line string) {
 }
 
 // For is the warnings of the server a request names, or of every server
-// for one that names none (list, search, run).
-func (w *ConnWarnings) For(server string) []string {
+// for one that names none (list, search, run), about the tools allowed
+// says the surface authorizes: a warning about any other tool would tell
+// a session that the tool exists.
+func (w *ConnWarnings) For(server string, allowed func(server, tool string) bool) []string {
 	if w == nil {
 		return nil
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if server != "" {
-		return slices.Clone(w.lines[server])
+	ids := []string{server}
+	if server == "" {
+		ids = slices.Sorted(maps.Keys(w.lines))
 	}
 	var out []string
-	for _, id := range slices.Sorted(maps.Keys(w.lines)) {
-		out = append(out, w.lines[id]...)
+	for _, id := range ids {
+		for _, line := range w.lines[id] {
+			tool, _, _ := strings.Cut(strings.TrimPrefix(line, id+"."), " ")
+			if allowed(id, tool) {
+				out = append(out, line)
+			}
+		}
 	}
 	return out
 }
