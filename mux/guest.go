@@ -17,10 +17,15 @@ import (
 // fix, as a guest sees it.
 type HostSideError struct {
 	Server string `json:"server,omitempty"`
-	// What is wrong, in a few words, without the host's paths or names.
+	// What is wrong, in a few words, without the host's paths or names;
+	// Word says it in one, for mcp list.
 	What string `json:"what"`
+	Word string `json:"word"`
 	Code int    `json:"code"`
 }
+
+// Summary says the cause in a word, for mcp list.
+func (e *HostSideError) Summary() string { return e.Word }
 
 func (e *HostSideError) ExitCode() int { return e.Code }
 
@@ -55,15 +60,14 @@ func guestError(w *WireError) *WireError {
 		w.Cause = guestError(w.Cause)
 		w.Message = w.Cause.Message
 	}
-	var what string
-	code := exit.Config
+	var what, word string
 	switch w.Kind {
 	case "untrusted":
-		what = "its recipe is not trusted as it is now"
+		what, word = "its recipe is not trusted as it is now", "untrusted"
 	case "config":
-		what, w.Lines = "its configuration cannot be read", nil
+		what, word = "its configuration cannot be read", "misconfigured"
 	case "missing_var":
-		what = "its configuration names a variable that is not set"
+		what, word = "its configuration names a variable that is not set", "misconfigured"
 	default:
 		return w
 	}
@@ -74,5 +78,5 @@ func guestError(w *WireError) *WireError {
 	if named.Server == "" {
 		named.Server = w.Server
 	}
-	return encodeError(&HostSideError{Server: named.Server, What: what, Code: code})
+	return encodeError(&HostSideError{Server: named.Server, What: what, Word: word, Code: exit.Config})
 }

@@ -211,7 +211,11 @@ func TestGuestReadsWhatTheCLIPrints(t *testing.T) {
 			t.Errorf("the guest's raw reply names the host's recipe:\n%s", reply)
 		}
 	}
-	r := g.as(guest, []string{"MCP_SESSION=" + id + "@" + socket}, "mcp", "call", "fake.echo", "message=hi")
+	in := []string{"MCP_SESSION=" + id + "@" + socket}
+	if r := g.as(guest, in, "mcp", "list"); r.code != 0 || !strings.Contains(r.stdout, "fake  untrusted") || strings.Contains(r.stdout+r.stderr, g.root) {
+		t.Errorf("the guest's list with an untrusted server: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	r := g.as(guest, in, "mcp", "call", "fake.echo", "message=hi")
 	if r.code != exit.Config || !strings.Contains(r.stderr, "server fake cannot be used: its recipe is not trusted as it is now; the user who started the session can fix that") ||
 		strings.Contains(r.stderr, g.root) {
 		t.Errorf("the guest's call of an untrusted server: exit %d, stderr %q", r.code, r.stderr)

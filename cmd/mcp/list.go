@@ -75,9 +75,12 @@ func (c *listCmd) servers(ctx context.Context, a *app, b mux.Backend) error {
 		}
 		lines[i].Error = errorSummary(s.Err)
 		var u *manifests.UntrustedError
+		var host *mux.HostSideError
 		switch {
 		case errors.As(s.Err, &u):
 			untrusted = append(untrusted, s.Err)
+		case errors.As(s.Err, &host) && host.Word == "untrusted":
+			// A session's guest: the host trusts, the overview stands.
 		case firstErr == nil:
 			firstErr = s.Err
 		}
