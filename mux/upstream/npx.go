@@ -2,6 +2,7 @@ package upstream
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,17 +17,24 @@ import (
 // working directory holds pkg at the version asked for, its binary gets the
 // same args instead. Anything this does not fully understand (other
 // runner flags, version ranges or tags, packages with several binaries and
-// none named after the package) runs through the runner as written.
-func DirectCommand(ep manifests.Endpoint) manifests.Endpoint {
+// none named after the package) runs through the runner as written. An
+// installed package passed over for a reason the user should know is told
+// to warn (when not nil) in one line.
+func DirectCommand(ep manifests.Endpoint, warn func(string)) manifests.Endpoint {
 	if ep.Command == "" || ep.URL != "" {
 		return ep
 	}
-	spec, rest, ok := runnerPackage(filepath.Base(ep.Command), ep.Args)
+	runner := filepath.Base(ep.Command)
+	spec, rest, ok := runnerPackage(runner, ep.Args)
 	if !ok {
 		return ep
 	}
-	bin, ok := installedBin(ep.Cwd, spec)
-	if !ok {
+	bin, err := installedBin(ep.Cwd, spec)
+	if err != nil && warn != nil {
+		name, _ := splitSpec(spec)
+		warn(fmt.Sprintf("%s: not starting the installed %s directly: %s; running %s as written", ep.ID, name, printable(err.Error(), 400), runner))
+	}
+	if bin == "" {
 		return ep
 	}
 	// The runner puts node_modules/.bin first on PATH (a package may
@@ -89,27 +97,28 @@ func splitSpec(spec string) (name, version string) {
 	return spec[:at], spec[at+1:]
 }
 
-// installedBin finds the binary of spec in node_modules at or above dir.
-func installedBin(dir, spec string) (string, bool) {
+// installedBin finds the binary of spec in node_modules at or above dir:
+// "" and nil when it is not installed.
+func installedBin(dir, spec string) (string, error) {
 	name, version := splitSpec(spec)
 	if !validPackageName(name) || dir == "" {
-		return "", false
+		return "", nil
 	}
 	for d := dir; ; d = filepath.Dir(d) {
 		pkgDir := filepath.Join(d, "node_modules", filepath.FromSlash(name))
 		if data, err := os.ReadFile(filepath.Join(pkgDir, "package.json")); err == nil {
 			bin, ok := pickBin(data, name, version)
 			if !ok {
-				return "", false
+				return "", nil
 			}
 			path := filepath.Join(d, "node_modules", ".bin", bin)
 			if st, err := os.Stat(path); err != nil || st.IsDir() || st.Mode()&0o111 == 0 {
-				return "", false
+				return "", nil
 			}
-			return path, true
+			return path, nil
 		}
 		if filepath.Dir(d) == d {
-			return "", false
+			return "", nil
 		}
 	}
 }

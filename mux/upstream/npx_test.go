@@ -71,7 +71,7 @@ func TestDirectCommand(t *testing.T) {
 		{[]string{"-y", "../../etc"}, ""},
 	} {
 		ep := manifests.Endpoint{Command: "npx", Args: tc.args, Cwd: sub}
-		got := DirectCommand(ep)
+		got := DirectCommand(ep, nil)
 		want := tc.want
 		if want == "" {
 			if got.Command != "npx" || !slices.Equal(got.Args, tc.args) {
