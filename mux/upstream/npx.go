@@ -3,8 +3,12 @@ package upstream
 import (
 	"encoding/json"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
+	"os/user"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/mcpsh/mcp/manifests"
@@ -13,13 +17,13 @@ import (
 // DirectCommand starts a package runner's package directly when it is
 // installed already. `npx -y pkg args`, `pnpm dlx pkg args`, `yarn dlx pkg
 // args` and `bunx pkg args` pay the runner's own start (about a second for
-// npx) before the server starts; when node_modules at or above the server's
-// working directory holds pkg at the version asked for, its binary gets the
-// same args instead. Anything this does not fully understand (other
-// runner flags, version ranges or tags, packages with several binaries and
-// none named after the package) runs through the runner as written. An
-// installed package passed over for a reason the user should know is told
-// to warn (when not nil) in one line.
+// npx) before the server starts; when the node_modules npm would take pkg
+// from (installedBin) holds it at the version asked for, and nothing on the
+// way to it is another user's, its binary gets the same args instead.
+// Anything this does not fully understand (other runner flags, version
+// ranges or tags, packages with several binaries and none named after the
+// package) runs through the runner as written. An installed package passed
+// over because of who owns it is told to warn (when not nil) in one line.
 func DirectCommand(ep manifests.Endpoint, warn func(string)) manifests.Endpoint {
 	if ep.Command == "" || ep.URL != "" {
 		return ep
@@ -32,7 +36,7 @@ func DirectCommand(ep manifests.Endpoint, warn func(string)) manifests.Endpoint 
 	bin, err := installedBin(ep.Cwd, spec)
 	if err != nil && warn != nil {
 		name, _ := splitSpec(spec)
-		warn(fmt.Sprintf("%s: not starting the installed %s directly: %s; running %s as written", ep.ID, name, printable(err.Error(), 400), runner))
+		warn(fmt.Sprintf("%s: not starting the installed %s directly: %s; running %s as written, which may look there too", ep.ID, name, printable(err.Error(), 400), runner))
 	}
 	if bin == "" {
 		return ep
@@ -97,30 +101,165 @@ func splitSpec(spec string) (name, version string) {
 	return spec[:at], spec[at+1:]
 }
 
-// installedBin finds the binary of spec in node_modules at or above dir:
-// "" and nil when it is not installed.
+// installedBin finds the binary of spec where npm run in dir looks for
+// an installed package: the node_modules of npm's local prefix (npmPrefix),
+// and nowhere above it. It is "" and nil when spec is not installed there
+// at the version asked for. An error says why what is installed there is
+// not used: a path on the way to the binary, or to the package.json that
+// names it, is another user's or may be written by others (checkPath).
 func installedBin(dir, spec string) (string, error) {
 	name, version := splitSpec(spec)
 	if !validPackageName(name) || dir == "" {
 		return "", nil
 	}
+	nm := filepath.Join(npmPrefix(dir), "node_modules")
+	pkgDir := filepath.Join(nm, filepath.FromSlash(name))
+	pkgJSON := filepath.Join(pkgDir, "package.json")
+	if _, err := os.Lstat(pkgJSON); err != nil {
+		return "", nil
+	}
+	chain := []string{nm}
+	if scope, _, ok := strings.Cut(name, "/"); ok {
+		chain = append(chain, filepath.Join(nm, scope))
+	}
+	if err := checkPaths(append(chain, pkgDir, pkgJSON)...); err != nil {
+		return "", err
+	}
+	data, ok := readManifest(pkgJSON)
+	if !ok {
+		return "", nil
+	}
+	bin, ok := pickBin(data, name, version)
+	if !ok {
+		return "", nil
+	}
+	path := filepath.Join(nm, ".bin", bin)
+	if _, err := os.Lstat(path); err != nil {
+		return "", nil
+	}
+	if err := checkPaths(binChain(nm, path)...); err != nil {
+		return "", err
+	}
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() || st.Mode()&0o111 == 0 {
+		return "", nil
+	}
+	return path, nil
+}
+
+// npmPrefix is npm's local prefix for a command run in dir: the nearest
+// directory at or above dir that holds a package.json file or a
+// node_modules directory, else dir (loadLocalPrefix in @npmcli/config,
+// which npm exec and npx resolve packages from). npm goes on up only to
+// a workspace root that lists the prefix as a workspace; the shortcut does
+// not, and so looks no higher than npm would.
+func npmPrefix(dir string) string {
 	for d := dir; ; d = filepath.Dir(d) {
-		pkgDir := filepath.Join(d, "node_modules", filepath.FromSlash(name))
-		if data, err := os.ReadFile(filepath.Join(pkgDir, "package.json")); err == nil {
-			bin, ok := pickBin(data, name, version)
-			if !ok {
-				return "", nil
-			}
-			path := filepath.Join(d, "node_modules", ".bin", bin)
-			if st, err := os.Stat(path); err != nil || st.IsDir() || st.Mode()&0o111 == 0 {
-				return "", nil
-			}
-			return path, nil
+		if st, err := os.Stat(filepath.Join(d, "package.json")); err == nil && st.Mode().IsRegular() {
+			return d
+		}
+		if st, err := os.Stat(filepath.Join(d, "node_modules")); err == nil && st.IsDir() {
+			return d
 		}
 		if filepath.Dir(d) == d {
-			return "", nil
+			return dir
 		}
 	}
+}
+
+// binChain is what running the binary at path, in nm/.bin, goes through:
+// the .bin directory, the entry, and the file the entry resolves to with
+// the directories from that file up to node_modules (only the file's own
+// directory, for a file outside node_modules).
+func binChain(nm, path string) []string {
+	chain := []string{filepath.Dir(path), path}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return chain // checkPaths says why
+	}
+	top, err := filepath.EvalSymlinks(nm)
+	if err != nil {
+		top = nm
+	}
+	for d := filepath.Dir(real); ; d = filepath.Dir(d) {
+		chain = append(chain, d)
+		rel, err := filepath.Rel(top, d)
+		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			break
+		}
+	}
+	return append(chain, real)
+}
+
+// readManifest reads a package.json of at most a MiB; ok is false for
+// anything else (a directory, a device, a pipe nobody writes to).
+func readManifest(path string) ([]byte, bool) {
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() {
+		return nil, false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxManifest+1))
+	if err != nil || len(data) > maxManifest {
+		return nil, false
+	}
+	return data, true
+}
+
+const maxManifest = 1 << 20
+
+// checkPaths checks each of paths in turn with checkPath.
+func checkPaths(paths ...string) error {
+	for _, p := range paths {
+		if err := checkPath(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkPath says why the file or directory at path is not to be run or
+// read as code of this user's: it, or what it links to, belongs to another
+// user than this one and root, or its group or others may write it.
+func checkPath(path string) error {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return err
+	}
+	if err := checkOwner(path, fi); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return err
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return err
+	}
+	if fi, err = os.Stat(real); err != nil {
+		return err
+	}
+	return checkOwner(real, fi)
+}
+
+// checkOwner applies checkPath's rule to path, described by fi. Where
+// files have no owner to go by (fileOwner), nothing is refused.
+func checkOwner(path string, fi fs.FileInfo) error {
+	uid, ok := fileOwner(fi)
+	if !ok {
+		return nil
+	}
+	if uid != 0 && uid != os.Geteuid() {
+		who := "uid " + strconv.Itoa(uid)
+		if u, err := user.LookupId(strconv.Itoa(uid)); err == nil {
+			who = u.Username + " (" + who + ")"
+		}
+		return fmt.Errorf("%s is owned by %s, not by you or root", path, who)
+	}
+	if fi.Mode()&fs.ModeSymlink == 0 && fi.Mode().Perm()&0o022 != 0 {
+		return fmt.Errorf("%s may be written by others than its owner (mode %04o)", path, fi.Mode().Perm())
+	}
+	return nil
 }
 
 // pickBin returns the binary npx would run for the installed package whose

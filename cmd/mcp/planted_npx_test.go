@@ -1,0 +1,151 @@
+//go:build linux
+
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/mcpsh/mcp/internal/testenv"
+)
+
+// plantAs runs a shell script as u, in dir.
+func plantAs(t *testing.T, u *localUser, dir, script string) {
+	t.Helper()
+	cmd := exec.Command("/bin/sh", "-ec", script)
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=/usr/bin:/bin"}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(u.uid), Gid: uint32(u.gid)}}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("as %s: %v\n%s", u.name, err, out)
+	}
+}
+
+const everythingSpec = "@modelcontextprotocol/server-everything@2026.8.31"
+
+// A recipe in a directory under a world-writable one (as /tmp is), whose
+// server is `npx -y PACKAGE@VERSION`, where another user has installed
+// PACKAGE at VERSION in the world-writable directory's node_modules: the
+// planted binary never runs, whether mcp connects directly, through the
+// recipe's multiplexer or through a session; the server runs through the
+// runner as written. With a package.json of its own in the recipe, npm
+// looks no higher and neither does mcp; without one, npm's local prefix is
+// the world-writable directory, and mcp says once that it passes over what
+// another user owns there. The user's own package in the recipe's own
+// node_modules still starts without the runner.
+func TestPlantedNpxPackage(t *testing.T) {
+	m := newMuxEnv(t)
+	if os.Getuid() != 0 {
+		t.Fatal("this test plants a package as a second local user, which needs root to create (CI runs as root)")
+	}
+	base, err := os.MkdirTemp("", "mcp-planted-npx-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	x := filepath.Join(base, "x")
+	mkdir(t, x)
+	for dir, mode := range map[string]os.FileMode{base: 0o755, x: 0o1777} {
+		if err := os.Chmod(dir, mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	attacker := newLocalUser(t, base)
+	marker := filepath.Join(base, "planted-ran") // only the host may write here
+	pkg := "node_modules/@modelcontextprotocol/server-everything"
+	plantAs(t, attacker, x, `
+mkdir -p node_modules/.bin `+pkg+`/dist
+printf '%s' '{"name":"@modelcontextprotocol/server-everything","version":"2026.8.31","bin":{"mcp-server-everything":"dist/index.js"}}' > `+pkg+`/package.json
+printf '#!/bin/sh\necho planted >> `+marker+`\n' > `+pkg+`/dist/index.js
+chmod 755 `+pkg+`/dist/index.js
+ln -s ../@modelcontextprotocol/server-everything/dist/index.js node_modules/.bin/mcp-server-everything
+`)
+
+	// npx as written: a stand-in that notes its arguments and starts the
+	// package from the test servers' own install.
+	runnerLog := filepath.Join(base, "runner.log")
+	fakeBin := filepath.Join(base, "bin")
+	js := filepath.Join(testenv.Dir(t), pkg, "dist", "index.js")
+	writeFile(t, filepath.Join(fakeBin, "npx"), "#!/bin/sh\necho \"$@\" >> "+runnerLog+"\nexec "+testenv.Node(t)+" "+js+" stdio\n")
+	if err := os.Chmod(filepath.Join(fakeBin, "npx"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"PATH=" + fakeBin + string(os.PathListSeparator) + m.envValue("PATH")}
+
+	manifest := `{"mcpServers": {"everything": {"command": "npx", "args": ["-y", "` + everythingSpec + `", "stdio"]}}}`
+	recipe := `{"pi": {"mcp": {"manifests": ["mcp.json"], "servers": [{"id": "everything", "tools": {"include": ["echo"]}}]}}}`
+	own := filepath.Join(x, "own")
+	for _, tc := range []struct {
+		dir    string
+		files  map[string]string
+		runner bool   // started through the runner
+		warn   string // what the direct call warns of, "" for nothing
+	}{
+		{"with-package-json", map[string]string{"package.json": recipe, "mcp.json": manifest}, true, ""},
+		{"without-package-json", map[string]string{".mcp.json": manifest}, true,
+			filepath.Join(x, "node_modules") + " is owned by " + attacker.name},
+		{"own", map[string]string{"package.json": recipe, "mcp.json": manifest}, false, ""},
+	} {
+		r := *m
+		r.root = filepath.Join(x, tc.dir)
+		for name, data := range tc.files {
+			writeFile(t, filepath.Join(r.root, name), data)
+		}
+		if r.root == own {
+			installOwnEverything(t, own)
+		}
+		r.trust()
+		id := r.startSession("", env...)
+		t.Cleanup(func() { r.run(nil, "session", "stop", id) })
+		for _, way := range []struct {
+			name string
+			env  []string
+		}{{"directly", []string{"MCP_NO_MUX=1"}}, {"through the multiplexer", nil}, {"in a session", []string{"MCP_SESSION=" + id}}} {
+			if err := os.WriteFile(runnerLog, nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			res := r.run(append(append([]string{}, env...), way.env...), "call", "everything.echo", "message=hi", "--timeout", "60s")
+			if res.code != 0 || !strings.Contains(res.stdout, "Echo: hi") {
+				t.Errorf("%s, %s: exit %d, stdout %q, stderr %q", tc.dir, way.name, res.code, res.stdout, res.stderr)
+			}
+			if _, err := os.Stat(marker); err == nil {
+				t.Fatalf("%s, %s: the package another user planted ran", tc.dir, way.name)
+			}
+			ran, _ := os.ReadFile(runnerLog)
+			if got := strings.TrimSpace(string(ran)); tc.runner && got != "-y "+everythingSpec+" stdio" || !tc.runner && got != "" {
+				t.Errorf("%s, %s: the runner was given %q (started through it: want %v)", tc.dir, way.name, got, tc.runner)
+			}
+			if way.env != nil && way.env[0] == "MCP_NO_MUX=1" {
+				if n := strings.Count(res.stderr, "node_modules"); tc.warn == "" && n > 0 ||
+					tc.warn != "" && (n != 1 || !strings.Contains(res.stderr, tc.warn)) {
+					t.Errorf("%s, %s: stderr %q, want one warning that %s", tc.dir, way.name, res.stderr, tc.warn)
+				}
+			}
+		}
+	}
+}
+
+// installOwnEverything installs server-everything in dir/node_modules as
+// npm link would: the package directory links to the test servers' own
+// install, and its binary is an entry in node_modules/.bin.
+func installOwnEverything(t *testing.T, dir string) {
+	t.Helper()
+	scope := filepath.Join(dir, "node_modules", "@modelcontextprotocol")
+	bin := filepath.Join(dir, "node_modules", ".bin")
+	for _, d := range []string{scope, bin} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	target := filepath.Join(testenv.Dir(t), "node_modules", "@modelcontextprotocol", "server-everything")
+	if err := os.Symlink(target, filepath.Join(scope, "server-everything")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../@modelcontextprotocol/server-everything/dist/index.js", filepath.Join(bin, "mcp-server-everything")); err != nil {
+		t.Fatal(err)
+	}
+}

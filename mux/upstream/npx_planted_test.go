@@ -1,0 +1,229 @@
+//go:build linux
+
+package upstream
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/mcpsh/mcp/manifests"
+)
+
+// planter is a real second local user, made for one test and deleted
+// after it, who plants files where the host may look.
+type planter struct {
+	name     string
+	uid, gid int
+}
+
+func newPlanter(t *testing.T) *planter {
+	t.Helper()
+	if os.Getuid() != 0 {
+		t.Fatal("this test plants files as a second local user, which needs root to create (CI runs as root)")
+	}
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	name := "mcpt" + hex.EncodeToString(b[:])
+	if out, err := exec.Command("useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", name).CombinedOutput(); err != nil {
+		t.Fatalf("useradd %s: %v\n%s", name, err, out)
+	}
+	t.Cleanup(func() {
+		if out, err := exec.Command("userdel", name).CombinedOutput(); err != nil {
+			t.Errorf("userdel %s: %v\n%s", name, err, out)
+		}
+	})
+	u, err := user.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &planter{name: name}
+	p.uid, _ = strconv.Atoi(u.Uid)
+	p.gid, _ = strconv.Atoi(u.Gid)
+	return p
+}
+
+// sh runs a shell script as the planter, in dir.
+func (p *planter) sh(t *testing.T, dir, script string) {
+	t.Helper()
+	cmd := exec.Command("/bin/sh", "-ec", script)
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=/usr/bin:/bin"}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(p.uid), Gid: uint32(p.gid)}}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("as %s: %v\n%s", p.name, err, out)
+	}
+}
+
+const (
+	plantedName    = "@modelcontextprotocol/server-everything"
+	plantedVersion = "2026.8.31"
+)
+
+// plantPackage has p install, as npm would, plantedName at plantedVersion
+// in dir/node_modules, its binary a script that writes marker.
+func (p *planter) plantPackage(t *testing.T, dir, marker string) {
+	t.Helper()
+	p.sh(t, dir, `
+mkdir -p node_modules/.bin node_modules/`+plantedName+`/dist
+printf '%s' '{"name":"`+plantedName+`","version":"`+plantedVersion+`","bin":{"mcp-server-everything":"dist/index.js"}}' > node_modules/`+plantedName+`/package.json
+printf '#!/bin/sh\necho planted > `+marker+`\n' > node_modules/`+plantedName+`/dist/index.js
+chmod 755 node_modules/`+plantedName+`/dist/index.js
+ln -s ../`+plantedName+`/dist/index.js node_modules/.bin/mcp-server-everything
+`)
+}
+
+// worldWritable makes base/x, a directory anyone may write in (mode 1777,
+// as /tmp), under a directory anyone may reach.
+func worldWritable(t *testing.T) (base, x string) {
+	t.Helper()
+	base, err := os.MkdirTemp("", "mcp-npx-planted-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	x = filepath.Join(base, "x")
+	must(t, os.Chmod(base, 0o755))
+	must(t, os.Mkdir(x, 0o755))
+	must(t, os.Chmod(x, 0o1777))
+	return base, x
+}
+
+var plantedArgs = []string{"-y", plantedName + "@" + plantedVersion, "stdio"}
+
+// A package another user installed in a world-writable parent of the
+// server's directory is never started: not when npm's local prefix stops
+// below it (the server's directory has a package.json of its own), and
+// not when the prefix is that parent itself, where it is passed over with
+// one warning that names what another user owns. The runner then runs as
+// written.
+func TestDirectCommand_plantedPackage(t *testing.T) {
+	base, x := worldWritable(t)
+	p := newPlanter(t)
+	marker := filepath.Join(base, "planted-ran")
+	p.plantPackage(t, x, marker)
+	planted := filepath.Join(x, "node_modules", ".bin", "mcp-server-everything")
+
+	for _, tc := range []struct {
+		name        string
+		packageJSON bool
+		warn        string // what the one warning says, "" for none
+	}{
+		{"own package.json", true, ""},
+		{"no package.json", false, filepath.Join(x, "node_modules") + " is owned by " + p.name},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			proj := filepath.Join(x, strings.ReplaceAll(tc.name, " ", "-"))
+			must(t, os.Mkdir(proj, 0o755))
+			if tc.packageJSON {
+				must(t, os.WriteFile(filepath.Join(proj, "package.json"), []byte(`{"name":"proj"}`), 0o644))
+			}
+			if bin, err := installedBin(proj, plantedName+"@"+plantedVersion); bin != "" || (err == nil) != (tc.warn == "") {
+				t.Errorf("installedBin in %s = %q, %v", proj, bin, err)
+			}
+			var warnings []string
+			ep := manifests.Endpoint{ID: "everything", Command: "npx", Args: plantedArgs, Cwd: proj}
+			got := DirectCommand(ep, func(line string) { warnings = append(warnings, line) })
+			if got.Command != "npx" || !slices.Equal(got.Args, plantedArgs) {
+				t.Errorf("rewritten to %s %q (the planted binary is %s), want npx as written", got.Command, got.Args, planted)
+			}
+			switch {
+			case tc.warn == "" && len(warnings) > 0:
+				t.Errorf("warnings %q, want none", warnings)
+			case tc.warn != "" && (len(warnings) != 1 || !strings.HasPrefix(warnings[0], "everything: ") ||
+				!strings.Contains(warnings[0], tc.warn) || !strings.Contains(warnings[0], "running npx as written")):
+				t.Errorf("warnings %q, want one that says %q", warnings, tc.warn)
+			}
+		})
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the planted binary ran")
+	}
+}
+
+// installOwn installs plantedName at plantedVersion in dir/node_modules
+// as the user running the test would, and returns the paths the shortcut
+// goes through, from node_modules down to the binary's file.
+func installOwn(t *testing.T, dir string) []string {
+	t.Helper()
+	nm := filepath.Join(dir, "node_modules")
+	pkg := filepath.Join(nm, filepath.FromSlash(plantedName))
+	must(t, os.MkdirAll(filepath.Join(pkg, "dist"), 0o755))
+	must(t, os.MkdirAll(filepath.Join(nm, ".bin"), 0o755))
+	must(t, os.WriteFile(filepath.Join(pkg, "package.json"),
+		[]byte(`{"name":"`+plantedName+`","version":"`+plantedVersion+`","bin":{"mcp-server-everything":"dist/index.js"}}`), 0o644))
+	must(t, os.WriteFile(filepath.Join(pkg, "dist", "index.js"), []byte("#!/bin/sh\n"), 0o755))
+	bin := filepath.Join(nm, ".bin", "mcp-server-everything")
+	must(t, os.Symlink("../"+plantedName+"/dist/index.js", bin))
+	return []string{nm, filepath.Dir(pkg), pkg, filepath.Join(pkg, "package.json"), filepath.Dir(bin), bin,
+		filepath.Join(pkg, "dist"), filepath.Join(pkg, "dist", "index.js")}
+}
+
+// The user's own package in the recipe's own node_modules takes the
+// shortcut, even under a world-writable directory; the same package with
+// any one path on the way to it owned by another user, or writable by its
+// group or by others, is passed over with a warning that names that path.
+func TestDirectCommand_foreignPaths(t *testing.T) {
+	_, x := worldWritable(t)
+	p := newPlanter(t)
+	type change struct {
+		what string
+		do   func(path string) error
+	}
+	changes := []change{
+		{"is owned by " + p.name, func(path string) error { return os.Lchown(path, p.uid, p.gid) }},
+		{"may be written by others than its owner", func(path string) error { return chmodOr(path, 0o020) }},
+		{"may be written by others than its owner", func(path string) error { return chmodOr(path, 0o002) }},
+	}
+	run := func(proj string) (manifests.Endpoint, []string) {
+		var warnings []string
+		ep := manifests.Endpoint{ID: "everything", Command: "npx", Args: plantedArgs, Cwd: proj}
+		return DirectCommand(ep, func(line string) { warnings = append(warnings, line) }), warnings
+	}
+
+	own := filepath.Join(x, "own")
+	must(t, os.Mkdir(own, 0o755))
+	must(t, os.WriteFile(filepath.Join(own, "package.json"), []byte(`{"name":"own"}`), 0o644))
+	paths := installOwn(t, own)
+	if got, warnings := run(own); got.Command != paths[5] || !slices.Equal(got.Args, []string{"stdio"}) || len(warnings) > 0 {
+		t.Fatalf("the user's own package: %s %q, warnings %q; want %s [stdio]", got.Command, got.Args, warnings, paths[5])
+	}
+
+	n := 0
+	for i := range paths {
+		for j, c := range changes {
+			if j > 0 && i == 5 {
+				continue // a symbolic link has no mode of its own
+			}
+			n++
+			proj := filepath.Join(x, "case"+strconv.Itoa(n))
+			must(t, os.Mkdir(proj, 0o755))
+			must(t, os.WriteFile(filepath.Join(proj, "package.json"), []byte(`{"name":"case"}`), 0o644))
+			path := installOwn(t, proj)[i]
+			must(t, c.do(path))
+			got, warnings := run(proj)
+			if got.Command != "npx" || !slices.Equal(got.Args, plantedArgs) {
+				t.Errorf("%s %s: rewritten to %s %q, want npx as written", path, c.what, got.Command, got.Args)
+			}
+			if len(warnings) != 1 || !strings.Contains(warnings[0], path+" "+c.what) {
+				t.Errorf("%s %s: warnings %q", path, c.what, warnings)
+			}
+		}
+	}
+}
+
+func chmodOr(path string, bits os.FileMode) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	return os.Chmod(path, st.Mode().Perm()|bits)
+}
