@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -48,19 +49,17 @@ type process struct {
 	stderrDone chan struct{} // closed once stderr reached EOF
 }
 
-// startProcess starts ep.Command in its own process group with os.Environ()
-// plus ep.Env, in ep.Cwd. A relative command with a slash in it is taken
-// relative to ep.Dir, the directory of the file that declared it.
-func startProcess(ep manifests.Endpoint, mirror io.Writer) (*process, error) {
+// startProcess starts ep.Command in its own process group with
+// os.Environ() less the variables omit names, plus ep.Env, in ep.Cwd. A
+// relative command with a slash in it is taken relative to ep.Dir, the
+// directory of the file that declared it.
+func startProcess(ep manifests.Endpoint, mirror io.Writer, omit []string) (*process, error) {
 	path := ep.Command
 	if ep.Dir != "" && !filepath.IsAbs(path) && strings.ContainsRune(path, filepath.Separator) {
 		path = filepath.Join(ep.Dir, path)
 	}
 	cmd := exec.Command(path, ep.Args...)
-	cmd.Env = os.Environ()
-	for _, k := range slices.Sorted(maps.Keys(ep.Env)) {
-		cmd.Env = append(cmd.Env, k+"="+ep.Env[k])
-	}
+	cmd.Env = serverEnv(os.Environ(), omit, ep.Env)
 	cmd.Dir = ep.Cwd
 	ownGroup(cmd)
 
@@ -125,6 +124,30 @@ func startProcess(ep manifests.Endpoint, mirror io.Writer) (*process, error) {
 		close(p.exited)
 	}()
 	return p, nil
+}
+
+// serverEnv is environ without the variables omit names, then env.
+func serverEnv(environ, omit []string, env map[string]string) []string {
+	out := make([]string, 0, len(environ)+len(env))
+	for _, kv := range environ {
+		k, _, _ := strings.Cut(kv, "=")
+		if !slices.ContainsFunc(omit, func(o string) bool { return sameEnvName(o, k) }) {
+			out = append(out, kv)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(env)) {
+		out = append(out, k+"="+env[k])
+	}
+	return out
+}
+
+// sameEnvName says whether a and b name the same variable: on Windows,
+// whatever their case.
+func sameEnvName(a, b string) bool {
+	if runtime.GOOS == "windows" {
+		return strings.EqualFold(a, b)
+	}
+	return a == b
 }
 
 // forgiving is a writer whose errors are ignored.
@@ -210,7 +233,7 @@ func connectStdio(ctx context.Context, ep manifests.Endpoint, opts Options, revi
 	if revision == Modern {
 		u.modern = newModern(revision, u.capabilities(), opts)
 	}
-	p, err := startProcess(ep, opts.Stderr)
+	p, err := startProcess(ep, opts.Stderr, opts.OmitEnv)
 	if err != nil {
 		u.Close()
 		return nil, u.unavailable(u.redact(fmt.Errorf("start %s: %w", ep.Command, err)))
