@@ -8,8 +8,8 @@ import (
 )
 
 // TestTSClient_Relay: server-everything's request for input reaches a
-// TypeScript SDK client that declared elicitation, and its answer the
-// tool; a client without the capability gets the old rule (declined, as
+// TypeScript SDK client that declared elicitation, its message after the
+// server's id, and its answer the tool; a client without the capability gets the old rule (declined, as
 // the form needs a name it has no default for). After setLevel the
 // server's log messages reach the client under the server's id.
 func TestTSClient_Relay(t *testing.T) {
@@ -34,7 +34,7 @@ func TestTSClient_Relay(t *testing.T) {
 	if !logging {
 		t.Error("mcp serve does not declare logging")
 	}
-	if len(asked) != 1 || asked[0].Message != "Please provide inputs for the following fields:" || strings.Join(asked[0].Required, ",") != "name" {
+	if len(asked) != 1 || asked[0].Message != "everything: Please provide inputs for the following fields:" || strings.Join(asked[0].Required, ",") != "name" {
 		t.Errorf("the client was asked %+v", asked)
 	}
 	for _, want := range []string{"User provided the requested information", "Name: Ada Lovelace", "Favorite Integer: 7"} {

@@ -133,7 +133,9 @@ func (r *Relay) session() *mcp.ServerSession {
 // elicit is the upstream.ElicitRelay: a request goes to the client when
 // the client declared elicitation in the request's mode (form, or url);
 // otherwise the connection's rule answers it. The server's message and
-// schema are passed on as data, the schema as the server sent it.
+// schema are passed on as data, the schema as the server sent it, and the
+// message after the server's id (namedMessage): the client shows it as
+// mcp's.
 func (r *Relay) elicit(ctx context.Context, server string, params json.RawMessage) (json.RawMessage, bool, error) {
 	ss := r.session()
 	if ss == nil {
@@ -149,6 +151,7 @@ func (r *Relay) elicit(ctx context.Context, server string, params json.RawMessag
 	if len(raw.RequestedSchema) > 0 {
 		p.RequestedSchema = raw.RequestedSchema
 	}
+	p.Message = namedMessage(server, p.Message)
 	p.Meta = r.taskMeta(server, p.Meta)
 	r.mu.Lock()
 	served := r.served
@@ -171,6 +174,13 @@ func (r *Relay) elicit(ctx context.Context, server string, params json.RawMessag
 	}
 	out, err := json.Marshal(res)
 	return out, true, err
+}
+
+// namedMessage is a server's message for a person as a client of mcp
+// serve shows it, under mcp's name: after the id of the server that asks,
+// which no message can leave out ("github: Re-enter your password").
+func namedMessage(server, message string) string {
+	return server + ": " + message
 }
 
 // canElicit says whether the client declared elicitation in mode ("" is

@@ -110,7 +110,7 @@ func TestServer_RelaysElicitation(t *testing.T) {
 				t.Fatalf("the client was asked %d times, want 1", len(asked))
 			}
 			schema, _ := json.Marshal(asked[0].RequestedSchema)
-			if asked[0].Message != "Please provide inputs for the following fields:" || !strings.Contains(string(schema), `"legacyTitledEnum"`) ||
+			if asked[0].Message != "everything: Please provide inputs for the following fields:" || !strings.Contains(string(schema), `"legacyTitledEnum"`) ||
 				!strings.Contains(string(schema), `"required":["name"]`) {
 				t.Errorf("the client was asked %q with %s", asked[0].Message, schema)
 			}
@@ -348,7 +348,7 @@ func TestServer_RelaysURLElicitation(t *testing.T) {
 		t.Errorf("result = %s, want the client's accept", got)
 	}
 	mu.Lock()
-	if len(asked) != 1 || asked[0].Mode != "url" || asked[0].URL != "https://example.com/approve" || asked[0].Message != "Approve the transfer" || asked[0].ElicitationID == "" {
+	if len(asked) != 1 || asked[0].Mode != "url" || asked[0].URL != "https://example.com/approve" || asked[0].Message != "everything: Approve the transfer" || asked[0].ElicitationID == "" {
 		t.Errorf("the client was asked %+v", asked)
 	}
 	mu.Unlock()
