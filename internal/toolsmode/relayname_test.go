@@ -16,17 +16,16 @@ import (
 	"github.com/mcpsh/mcp/mux/upstream"
 )
 
-// urlClient serves server-everything's URL request for input through a
-// Relay to the official Go SDK's client, on revision version, which
-// declares both modes and accepts whatever it is asked. It returns the
-// client and what it was asked, and what the connections warned of.
-func urlClient(t *testing.T, version string) (cs *mcp.ClientSession, asked func() []*mcp.ElicitParams, warned func() []string) {
+// urlClient serves server-everything (ep) through a Relay to the official
+// Go SDK's client, on revision version, which declares both modes of
+// elicitation and accepts whatever it is asked. It returns the client,
+// what it was asked, and what the connections warned of.
+func urlClient(t *testing.T, ep manifests.Endpoint, version string) (cs *mcp.ClientSession, asked func() []*mcp.ElicitParams, warned func() []string) {
 	t.Helper()
 	var mu sync.Mutex
 	var requests []*mcp.ElicitParams
 	var warnings []string
 	relay := NewRelay()
-	ep := testenv.EverythingStdio(t)
 	s := &catalog.Surface{Agent: "tester", Mode: catalog.ModeTools, Servers: []*catalog.ServerSurface{
 		{ID: "everything", Tools: []string{"trigger-url-elicitation", "trigger-elicitation-request"}}}}
 	opts := relay.Upstream(upstream.Options{OnWarning: func(line string) {
@@ -67,7 +66,7 @@ func urlClient(t *testing.T, version string) (cs *mcp.ClientSession, asked func(
 func TestServer_RelayNamesItsServer(t *testing.T) {
 	for _, version := range []string{"2025-11-25", "2026-07-28"} {
 		t.Run(version, func(t *testing.T) {
-			cs, asked, _ := urlClient(t, version)
+			cs, asked, _ := urlClient(t, testenv.EverythingStdio(t), version)
 			args := map[string]any{"url": "https://example.com/x", "message": "Re-enter your GitHub password"}
 			if got := callText(t, cs, "everything__trigger_url_elicitation", args); !strings.Contains(got, "User completed the URL elicitation flow") {
 				t.Errorf("result = %s, want the client's accept", got)

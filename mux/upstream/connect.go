@@ -70,8 +70,10 @@ type Options struct {
 	// RelayElicitation, if set, is asked first for the answer to each
 	// request for input; when it has none, Elicitation answers. Setting it
 	// also declares URL elicitation to servers, since the relay may reach
-	// a client that opens URLs. Only the answers Elicitation gives are told
-	// to OnElicitation.
+	// a client that opens URLs; a URL other than https, or http to this
+	// machine, or one with credentials in it, is never relayed: the server
+	// is answered with an error that says why, and OnWarning is told. Only
+	// the answers Elicitation gives are told to OnElicitation.
 	RelayElicitation ElicitRelay
 	// OnLog, if set, receives every log message (notifications/message)
 	// a server sends, without the connection's secrets. It runs on the
@@ -82,7 +84,8 @@ type Options struct {
 	// asked to log at, shared by the connections made with it.
 	LogLevel *LogLevel
 	// OnWarning, if set, is told, in one line, of what a connection leaves
-	// out: a tool it does not offer, and why.
+	// out, and why: a tool it does not offer, a request for input it does
+	// not relay; and of an installed package DirectCommand does not start.
 	OnWarning func(string)
 	// Revisions, if set, remembers per endpoint the protocol revision that
 	// worked, so that the next connect speaks it at once (negotiate.go).

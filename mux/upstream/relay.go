@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/netip"
+	"net/url"
+	"strings"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -38,6 +41,15 @@ func (u *conn) relayElicitation(ctx context.Context, p mcp.ElicitationParams) (r
 	redacted := []byte(u.secret.Text(string(raw)))
 	if !json.Valid(redacted) {
 		return nil, false, nil
+	}
+	if err := relayable(redacted); err != nil {
+		line := fmt.Sprintf("%s asked for input at a URL, which mcp did not relay: %v", u.server, err)
+		if u.onWarn != nil {
+			u.onWarn(line)
+		} else {
+			u.log.Warn(line)
+		}
+		return nil, true, fmt.Errorf("mcp did not relay the URL: %w; only https URLs, and http ones to this machine, without credentials, are relayed", err)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -88,6 +100,55 @@ func (u *conn) relayElicitation(ctx context.Context, p mcp.ElicitationParams) (r
 	}
 	u.log.Info("relayed a request for input to the client", "mode", mode, "action", answer.Action)
 	return res, true, nil
+}
+
+// relayable says why a request for input (its params, as JSON) is not
+// to be relayed, or nil. A URL in it is relayed only when a person may
+// safely be sent there (relayableURL), whatever the request's mode says.
+func relayable(params []byte) error {
+	var p struct {
+		Mode string `json:"mode"`
+		URL  string `json:"url"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return errors.New("the request is not one mcp can read")
+	}
+	if p.Mode != mcp.ElicitationModeURL && p.URL == "" {
+		return nil
+	}
+	return relayableURL(p.URL)
+}
+
+// relayableURL says why a URL a server asks a person to open is not
+// passed on to a client, or nil: only https URLs, and http ones to this
+// machine (localhost, 127.0.0.0/8, ::1), without user info (credentials,
+// or a name that passes for a host) are. What is said of a refused URL
+// holds none of it but its scheme.
+func relayableURL(raw string) error {
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil || u.Scheme == "":
+		return errors.New("it is not an absolute URL")
+	case u.Scheme != "https" && u.Scheme != "http":
+		return fmt.Errorf("its scheme is %s, not https", u.Scheme) // url.Parse allows only [a-z0-9+.-] there
+	case u.Opaque != "" || u.Host == "":
+		return errors.New("it names no host")
+	case u.User != nil:
+		return errors.New("it holds credentials")
+	case u.Scheme == "http" && !loopback(u.Hostname()):
+		return errors.New("it is http to a host other than this machine")
+	}
+	return nil
+}
+
+// loopback says whether host names this machine: localhost, or an address
+// in 127.0.0.0/8 or ::1.
+func loopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.Zone() == "" && ip.Unmap().IsLoopback()
 }
 
 // callsInFlight counts a connection's calls in flight: tools/call, and
