@@ -1,6 +1,9 @@
 package upstream
 
 import (
+	"net/url"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -75,4 +78,30 @@ func TestRelayable(t *testing.T) {
 			t.Errorf("%s: %v, want relayed %v", tc.params, err, tc.ok)
 		}
 	}
+}
+
+// FuzzRelayableURL: a URL the rule relays is one Go reads as https with a
+// host, or http to this machine, without user info; what is said of any
+// other is a fixed reason or its scheme, never more of the URL.
+func FuzzRelayableURL(f *testing.F) {
+	for _, s := range []string{"https://example.com/x", "http://127.0.0.1:8080/cb", "http://[::1]/", "javascript:alert(1)",
+		"https://u:p@example.com/", "http://example.com/", "file:///etc/passwd", "https:foo", "HTTP://LOCALHOST/"} {
+		f.Add(s)
+	}
+	reasons := []string{"it is not an absolute URL", "it names no host", "it holds credentials", "it is http to a host other than this machine"}
+	scheme := regexp.MustCompile(`^its scheme is [a-z][a-z0-9+.-]*, not https$`)
+	f.Fuzz(func(t *testing.T, raw string) {
+		err := relayableURL(raw)
+		if err != nil {
+			if !slices.Contains(reasons, err.Error()) && !scheme.MatchString(err.Error()) {
+				t.Fatalf("%q: the reason %q", raw, err)
+			}
+			return
+		}
+		u, perr := url.Parse(raw)
+		if perr != nil || u.User != nil || u.Opaque != "" || u.Host == "" ||
+			u.Scheme != "https" && (u.Scheme != "http" || !loopback(u.Hostname())) {
+			t.Fatalf("%q was relayed: %+v, %v", raw, u, perr)
+		}
+	})
 }
