@@ -2,6 +2,7 @@ package upstream
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -123,7 +124,7 @@ func installedBin(dir, spec string) (string, error) {
 		chain = append(chain, filepath.Join(nm, scope))
 	}
 	if err := checkPaths(append(chain, pkgDir, pkgJSON)...); err != nil {
-		return "", err
+		return "", unsafeOnly(err)
 	}
 	data, ok := readManifest(pkgJSON)
 	if !ok {
@@ -138,7 +139,7 @@ func installedBin(dir, spec string) (string, error) {
 		return "", nil
 	}
 	if err := checkPaths(binChain(nm, path)...); err != nil {
-		return "", err
+		return "", unsafeOnly(err)
 	}
 	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() || st.Mode()&0o111 == 0 {
 		return "", nil
@@ -211,6 +212,23 @@ func readManifest(path string) ([]byte, bool) {
 
 const maxManifest = 1 << 20
 
+// unsafePathError says why a path is not to be used: whose it is, or who
+// else may write it.
+type unsafePathError struct{ path, why string }
+
+func (e *unsafePathError) Error() string { return e.path + " " + e.why }
+
+// unsafeOnly is err when it says a path is not to be used, nil when it
+// says only that the path could not be read (a broken install, which the
+// runner as written may mend).
+func unsafeOnly(err error) error {
+	var ue *unsafePathError
+	if errors.As(err, &ue) {
+		return ue
+	}
+	return nil
+}
+
 // checkPaths checks each of paths in turn with checkPath.
 func checkPaths(paths ...string) error {
 	for _, p := range paths {
@@ -254,10 +272,10 @@ func checkOwner(path string, fi fs.FileInfo) error {
 		if u, err := user.LookupId(strconv.Itoa(uid)); err == nil {
 			who = u.Username + " (" + who + ")"
 		}
-		return fmt.Errorf("%s is owned by %s, not by you or root", path, who)
+		return &unsafePathError{path, "is owned by " + who + ", not by you or root"}
 	}
 	if fi.Mode()&fs.ModeSymlink == 0 && fi.Mode().Perm()&0o022 != 0 {
-		return fmt.Errorf("%s may be written by others than its owner (mode %04o)", path, fi.Mode().Perm())
+		return &unsafePathError{path, fmt.Sprintf("may be written by others than its owner (mode %04o)", fi.Mode().Perm())}
 	}
 	return nil
 }

@@ -63,11 +63,6 @@ func (p *planter) sh(t *testing.T, dir, script string) {
 	}
 }
 
-const (
-	plantedName    = "@modelcontextprotocol/server-everything"
-	plantedVersion = "2026.8.31"
-)
-
 // plantPackage has p install, as npm would, plantedName at plantedVersion
 // in dir/node_modules, its binary a script that writes marker.
 func (p *planter) plantPackage(t *testing.T, dir, marker string) {
@@ -96,8 +91,6 @@ func worldWritable(t *testing.T) (base, x string) {
 	must(t, os.Chmod(x, 0o1777))
 	return base, x
 }
-
-var plantedArgs = []string{"-y", plantedName + "@" + plantedVersion, "stdio"}
 
 // A package another user installed in a world-writable parent of the
 // server's directory is never started: not when npm's local prefix stops
@@ -147,24 +140,6 @@ func TestDirectCommand_plantedPackage(t *testing.T) {
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("the planted binary ran")
 	}
-}
-
-// installOwn installs plantedName at plantedVersion in dir/node_modules
-// as the user running the test would, and returns the paths the shortcut
-// goes through, from node_modules down to the binary's file.
-func installOwn(t *testing.T, dir string) []string {
-	t.Helper()
-	nm := filepath.Join(dir, "node_modules")
-	pkg := filepath.Join(nm, filepath.FromSlash(plantedName))
-	must(t, os.MkdirAll(filepath.Join(pkg, "dist"), 0o755))
-	must(t, os.MkdirAll(filepath.Join(nm, ".bin"), 0o755))
-	must(t, os.WriteFile(filepath.Join(pkg, "package.json"),
-		[]byte(`{"name":"`+plantedName+`","version":"`+plantedVersion+`","bin":{"mcp-server-everything":"dist/index.js"}}`), 0o644))
-	must(t, os.WriteFile(filepath.Join(pkg, "dist", "index.js"), []byte("#!/bin/sh\n"), 0o755))
-	bin := filepath.Join(nm, ".bin", "mcp-server-everything")
-	must(t, os.Symlink("../"+plantedName+"/dist/index.js", bin))
-	return []string{nm, filepath.Dir(pkg), pkg, filepath.Join(pkg, "package.json"), filepath.Dir(bin), bin,
-		filepath.Join(pkg, "dist"), filepath.Join(pkg, "dist", "index.js")}
 }
 
 // The user's own package in the recipe's own node_modules takes the
