@@ -134,7 +134,7 @@ func (d *Multiplexer) serve(ctx context.Context, req *request, guest bool) *resp
 	switch req.Op {
 	case "catalog", "tools", "bind", "search":
 		// What a listing left out is said where tools are listed.
-		r.Warnings = append(slices.Clone(cfg.Warnings), d.opts.ConnWarnings.For(req.Server, cfg.Surface.Allowed)...)
+		r.Warnings = append(slices.Clone(cfg.Warnings), d.opts.ConnWarnings.For(req.Server, cfg.Surface, !guest)...)
 	}
 	return r
 }
