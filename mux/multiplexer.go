@@ -267,10 +267,14 @@ func (d *Multiplexer) track(conn net.Conn, guest bool) (release func(), ok bool)
 	if guest && d.guestConns.Add(1) > maxGuestConns {
 		d.guestConns.Add(-1)
 		d.log.Warn("refused a connection of the guest", "reason", "too many at once")
-		_ = conn.SetWriteDeadline(time.Now().Add(time.Second))
-		_ = json.NewEncoder(conn).Encode(&response{Error: encodeError(&BadRequestError{
-			Reason: fmt.Sprintf("the session's guest has %d connections open already", maxGuestConns)})})
-		conn.Close()
+		// Answered off the accept loop, which a guest that does not read
+		// must not hold up.
+		go func() {
+			defer conn.Close()
+			_ = conn.SetWriteDeadline(time.Now().Add(time.Second))
+			_ = json.NewEncoder(conn).Encode(&response{Error: encodeError(&BadRequestError{
+				Reason: fmt.Sprintf("the session's guest has %d connections open already", maxGuestConns)})})
+		}()
 		return nil, false
 	}
 	remove := d.conns.Add(conn)

@@ -306,3 +306,42 @@ func TestSessionStopClosesGuestConnections(t *testing.T) {
 		t.Errorf("the guest's connections after session stop: %q", lines.Text())
 	}
 }
+
+// A guest holds at most 32 connections at once: one more is answered so
+// and closed, and once the guest lets some go, it is served again.
+func TestGuestConnectionBound(t *testing.T) {
+	g := newGuestEnv(t)
+	guest := newLocalUser(t, filepath.Dir(g.shared))
+	id, socket := g.shareSession("narrow", guest)
+	cmd := exec.Command(g.bin, socket, "32")
+	cmd.Args[0] = "guest-probe-hold"
+	cmd.Dir, cmd.Env = guest.home, []string{"HOME=" + guest.home}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(guest.uid), Gid: uint32(guest.gid)}}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(out)
+	if !lines.Scan() || lines.Text() != "open" {
+		t.Fatalf("guest-probe-hold: %q", lines.Text())
+	}
+	call := rawRequest(id, "call", "server", "tool", "args")
+	if reply := g.rawReplies(guest, socket, []string{call})[0]; !strings.Contains(reply, "the session's guest has 32 connections open already") {
+		t.Errorf("a 33rd connection of the guest: %s", reply)
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	var reply string
+	if !eventually(10*time.Second, func() bool {
+		reply = g.rawReplies(guest, socket, []string{call})[0]
+		return strings.Contains(reply, `"result"`)
+	}) {
+		t.Errorf("a call once the guest let its connections go: %s", reply)
+	}
+	if r := g.as(guest, []string{"MCP_SESSION=" + id + "@" + socket}, "mcp", "call", "fake.echo", "message=hi"); r.code != 0 {
+		t.Errorf("the guest's mcp call after: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
