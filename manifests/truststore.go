@@ -15,10 +15,11 @@ import (
 
 	"github.com/mcpsh/mcp/internal/atomicfile"
 	"github.com/mcpsh/mcp/internal/exit"
+	"github.com/mcpsh/mcp/internal/filelock"
 )
 
 // The trust store is one JSON file, TrustStorePath, written 0600 and
-// atomically. A store that is missing trusts nothing; one that cannot be
+// atomically, and changed under a lock. A store that is missing trusts nothing; one that cannot be
 // read, is damaged, is not a regular file (a symlink included), is not the
 // user's or is writable by group or others trusts nothing either, and says
 // why (an unavailable trust answer means untrusted).
@@ -185,11 +186,22 @@ func isSHA256(s string) bool {
 
 // editTrustStore reads the store for a change: a store that cannot be used
 // is an error here, so that nothing in it is lost to the rewrite. edit
-// changes the store; it is written back when edit returns true.
+// changes the store; it is written back when edit returns true. The read,
+// the edit and the write hold the lock beside the store (trust.json.lock),
+// so that concurrent edits, of this process or another, take turns and
+// none is lost.
 func editTrustStore(path string, edit func(*trustStore) bool) error {
 	if path == "" {
 		return errors.New("there is no config directory to keep the trust store in")
 	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	unlock, err := filelock.Lock(path + ".lock")
+	if err != nil {
+		return &TrustStoreError{Path: path, Problem: "cannot be locked (" + describeOpenErr(err) + ")"}
+	}
+	defer unlock()
 	s, err := readTrustStore(path)
 	if err != nil {
 		return err
@@ -200,9 +212,6 @@ func editTrustStore(path string, edit func(*trustStore) bool) error {
 	slices.SortFunc(s.Dirs, func(a, b trustEntry) int { return strings.Compare(a.Dir, b.Dir) })
 	data, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
 	return atomicfile.Write(path, append(data, '\n'))
