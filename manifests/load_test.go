@@ -504,15 +504,15 @@ func TestFindRoot_Walk(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			root, ok, err := FindRoot(filepath.Join(top, tc.cwd))
+			root, ok, passed, err := FindRoot(filepath.Join(top, tc.cwd))
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("err %v, want %q", err, tc.err)
 				}
 				return
 			}
-			if err != nil || ok != tc.ok || root != filepath.Join(top, tc.root) {
-				t.Fatalf("FindRoot = %q %v %v", root, ok, err)
+			if err != nil || ok != tc.ok || root != filepath.Join(top, tc.root) || passed != nil {
+				t.Fatalf("FindRoot = %q %v %q %v", root, ok, passed, err)
 			}
 		})
 	}
@@ -520,7 +520,7 @@ func TestFindRoot_Walk(t *testing.T) {
 
 func TestFindRoot_None(t *testing.T) {
 	dir := t.TempDir()
-	root, ok, err := FindRoot(dir)
+	root, ok, _, err := FindRoot(dir)
 	// The machine's own parents could hold a recipe; only a hit inside dir is wrong.
 	if err == nil && ok && strings.HasPrefix(root, dir) {
 		t.Fatalf("found %q under an empty directory", root)
@@ -532,7 +532,7 @@ func TestFindRoot_Unreadable(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, "a", "package.json"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err := FindRoot(filepath.Join(dir, "a"))
+	_, _, _, err := FindRoot(filepath.Join(dir, "a"))
 	if err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Fatalf("err %v", err)
 	}

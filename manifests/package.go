@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -11,35 +12,61 @@ import (
 // FindRoot walks up from cwd to the first directory whose package.json has a
 // pi.mcp key, and returns that directory. A package.json without pi.mcp is
 // passed over and the walk goes on; it stops at the filesystem root, with ok
-// false. err is only for a candidate package.json that cannot be read or is
-// not valid JSON.
-func FindRoot(cwd string) (root string, ok bool, err error) {
+// false. A package.json that is not the user's to trust (see safety.go:
+// another user's, or one that others could have written or swapped) is
+// passed over too, whatever it holds, and when it has pi.mcp or is not
+// valid JSON, passed says so: one warning line each. err is only for a
+// candidate package.json of the user's own that cannot be read or is not
+// valid JSON.
+func FindRoot(cwd string) (root string, ok bool, passed []string, err error) {
 	dir, err := filepath.Abs(cwd)
 	if err != nil {
-		return "", false, err
+		return "", false, nil, err
 	}
 	for {
 		path := filepath.Join(dir, "package.json")
-		data, err := readFile(path, path)
+		found, why, err := recipeAt(path)
 		switch {
-		case errors.Is(err, fs.ErrNotExist):
 		case err != nil:
-			return "", false, err
-		default:
-			top, err := parseJSON(data, path)
-			if err != nil {
-				return "", false, err
-			}
-			if piMCP(top) != nil {
-				return dir, true, nil
-			}
+			return "", false, passed, err
+		case why != "":
+			passed = append(passed, fmt.Sprintf("%s: passed over: it %s", printable(path), why))
+		case found:
+			return dir, true, passed, nil
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return "", false, nil
+			return "", false, passed, nil
 		}
 		dir = parent
 	}
+}
+
+// recipeAt says whether the package.json at path makes its directory a
+// recipe. One that is not the user's to trust never does; why says what
+// is wrong with it when it looks like a recipe (or is not JSON), so that
+// passing it over is worth a word.
+func recipeAt(path string) (found bool, why string, err error) {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return false, "", nil
+	}
+	unsafe := unsafePath(path)
+	data, err := readFile(path, path)
+	var top *node
+	if err == nil {
+		top, err = parseJSON(data, path)
+	}
+	switch {
+	case unsafe != "" && (err != nil || piMCP(top) != nil):
+		return false, unsafe, nil
+	case unsafe != "":
+		return false, "", nil
+	case errors.Is(err, fs.ErrNotExist):
+		return false, "", nil
+	case err != nil:
+		return false, "", err
+	}
+	return piMCP(top) != nil, "", nil
 }
 
 // piMCP returns the member holding pi.mcp, or nil when there is none. A "pi"

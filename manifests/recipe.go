@@ -14,16 +14,29 @@ func Read(root string, user bool) (*Recipe, error) {
 	return LoadUser(UserPaths{Home: home, Cwd: root, ConfigDir: cfg})
 }
 
+// Location is where the configuration for a directory is read from.
+type Location struct {
+	// Root is the recipe's directory, or with User the directory itself,
+	// from which the user's own configuration is read.
+	Root string
+	User bool
+	// PassedOver names the package.json files above the directory that
+	// were walked past because they are not the user's to trust: one
+	// warning line each, for whoever reports what was read.
+	PassedOver []string
+}
+
 // Locate finds the recipe for a directory: the nearest directory at or
-// above dir whose package.json has pi.mcp, or, with user set, dir itself,
-// from which the user's own configuration is read.
-func Locate(dir string) (root string, user bool, err error) {
-	root, ok, err := FindRoot(dir)
+// above dir whose package.json has pi.mcp and is the user's to trust, or,
+// when there is none, dir itself, from which the user's own configuration
+// is read.
+func Locate(dir string) (Location, error) {
+	root, ok, passed, err := FindRoot(dir)
 	if err != nil {
-		return "", false, err
+		return Location{}, err
 	}
 	if !ok {
-		return dir, true, nil
+		return Location{Root: dir, User: true, PassedOver: passed}, nil
 	}
-	return root, false, nil
+	return Location{Root: root, PassedOver: passed}, nil
 }

@@ -33,11 +33,17 @@ type UntrustedError struct {
 	// Changed names the files that differ from what was trusted; empty
 	// when the directory was never trusted.
 	Changed []string `json:"changed,omitempty"`
+	// Unsafe, when set, says the directory cannot be trusted at all: a
+	// file of it is not the user's to trust ("mcp.json is owned by ...").
+	Unsafe string `json:"unsafe,omitempty"`
 }
 
 func (e *UntrustedError) ExitCode() int { return exit.Config }
 
 func (e *UntrustedError) Error() string {
+	if e.Unsafe != "" {
+		return fmt.Sprintf("server %s comes from %s, which cannot be trusted: %s", e.Server, printable(e.Dir), printable(e.Unsafe))
+	}
 	if len(e.Changed) > 0 {
 		return fmt.Sprintf("server %s comes from %s, which changed since you trusted it (%s)",
 			e.Server, printable(e.Dir), printable(strings.Join(e.Changed, ", ")))
@@ -69,8 +75,13 @@ type TrustedFile struct {
 type TrustState struct {
 	// Dir is the project directory (symlinks resolved).
 	Dir string `json:"dir"`
-	// Files are the trust-relevant files as they were read, by path.
+	// Files are the trust-relevant files as they were read, by path:
+	// those that may be trusted.
 	Files []TrustedFile `json:"files"`
+	// Unsafe are the trust-relevant files that are not the user's to
+	// trust (see safety.go), by path. While there is one, Dir is not
+	// trusted and cannot be.
+	Unsafe []UnsafeFile `json:"unsafe,omitempty"`
 	// Needed is false when nothing read needs trust: Dir is the user's
 	// home directory (Home), or (outside a recipe) it has no project files.
 	Needed bool `json:"needed"`
@@ -80,8 +91,8 @@ type TrustState struct {
 	Trusted bool `json:"trusted"`
 	// Since is when Dir was trusted, when it was.
 	Since time.Time `json:"since,omitzero"`
-	// Changed names the files added, removed or edited since Dir was
-	// trusted; empty when it never was.
+	// Changed names the files added, removed, edited or no longer the
+	// user's to trust since Dir was trusted; empty when it never was.
 	Changed []string `json:"changed,omitempty"`
 	// Servers are the servers whose endpoints need this trust: those of
 	// the package boundary (every one found, outside a recipe), as
@@ -99,23 +110,42 @@ func Digest(files []TrustedFile) string {
 }
 
 // trustReads collects the trust-relevant files a load read, with the
-// digest of the bytes it parsed (not of what is on disk later).
+// digest of the bytes it parsed (not of what is on disk later), and those
+// it would have read but that are not the user's to trust.
 type trustReads struct {
-	root  string // the directory as it was read (not resolved)
-	files map[string]string
+	root   string // the directory as it was read (not resolved)
+	files  map[string]string
+	unsafe map[string]string // name -> why
 }
 
 func newTrustReads(root string) *trustReads {
-	return &trustReads{root: root, files: map[string]string{}}
+	return &trustReads{root: root, files: map[string]string{}, unsafe: map[string]string{}}
 }
 
+// add records a file as read, unless it is not the user's to trust.
 func (t *trustReads) add(path string, data []byte) {
-	sum := sha256.Sum256(data)
-	name := path
-	if rel, err := filepath.Rel(t.root, path); err == nil && filepath.IsLocal(rel) {
-		name = filepath.ToSlash(rel)
+	if why := unsafePath(path); why != "" {
+		t.refuse(path, why)
+		return
 	}
-	t.files[name] = hex.EncodeToString(sum[:])
+	sum := sha256.Sum256(data)
+	t.files[t.name(path)] = hex.EncodeToString(sum[:])
+}
+
+// refuse records a file that is not the user's to trust.
+func (t *trustReads) refuse(path, why string) {
+	name := t.name(path)
+	delete(t.files, name)
+	t.unsafe[name] = why
+}
+
+// name is how the store names path: relative to the root, with slashes,
+// or absolute outside it.
+func (t *trustReads) name(path string) string {
+	if rel, err := filepath.Rel(t.root, path); err == nil && filepath.IsLocal(rel) {
+		return filepath.ToSlash(rel)
+	}
+	return path
 }
 
 func (t *trustReads) list() []TrustedFile {
@@ -124,6 +154,15 @@ func (t *trustReads) list() []TrustedFile {
 		out = append(out, TrustedFile{Path: p, SHA256: sum})
 	}
 	slices.SortFunc(out, func(a, b TrustedFile) int { return strings.Compare(a.Path, b.Path) })
+	return out
+}
+
+func (t *trustReads) unsafeList() []UnsafeFile {
+	var out []UnsafeFile
+	for p, why := range t.unsafe {
+		out = append(out, UnsafeFile{Path: p, Problem: why})
+	}
+	slices.SortFunc(out, func(a, b UnsafeFile) int { return strings.Compare(a.Path, b.Path) })
 	return out
 }
 
@@ -166,7 +205,10 @@ func (p trustPlace) decide(r *Recipe, t *trustReads, project map[string]bool) {
 	}
 	slices.Sort(st.Servers)
 	st.Home = p.home != "" && resolveDir(p.home) == st.Dir
-	st.Needed = !st.Home && len(st.Files) > 0
+	if !st.Home {
+		st.Unsafe = t.unsafeList()
+	}
+	st.Needed = !st.Home && (len(st.Files) > 0 || len(st.Unsafe) > 0)
 	st.Trusted = !st.Needed
 	if st.Needed {
 		store, err := readTrustStore(p.store)
@@ -175,8 +217,7 @@ func (p trustPlace) decide(r *Recipe, t *trustReads, project map[string]bool) {
 		}
 		if e := store.entry(st.Dir); e != nil {
 			st.Since = e.Trusted
-			st.Changed = changedFiles(e.Files, st.Files)
-			st.Trusted = e.Digest == Digest(st.Files) && len(st.Changed) == 0
+			st.Changed, st.Trusted = e.compare(st)
 		}
 	}
 	if p.store != "" {
@@ -186,12 +227,31 @@ func (p trustPlace) decide(r *Recipe, t *trustReads, project map[string]bool) {
 	if st.Trusted {
 		return
 	}
+	refusal := UntrustedError{Dir: st.Dir}
+	if len(st.Unsafe) > 0 {
+		refusal.Unsafe = st.Unsafe[0].String()
+	}
 	for id, ep := range r.Endpoints {
 		if project[id] {
-			ep.Untrusted = &UntrustedError{Server: ep.ID, Dir: st.Dir, Changed: slices.Clone(st.Changed)}
+			u := refusal
+			u.Server, u.Changed = ep.ID, slices.Clone(st.Changed)
+			ep.Untrusted = &u
 			r.Endpoints[id] = ep
 		}
 	}
+}
+
+// compare says which of st's files changed since e was trusted (added,
+// removed, edited, or no longer the user's to trust), and whether st is
+// still what was trusted.
+func (e *trustEntry) compare(st TrustState) (changed []string, same bool) {
+	changed = changedFiles(e.Files, st.Files)
+	for _, u := range st.Unsafe {
+		changed = append(changed, u.Path)
+	}
+	slices.Sort(changed)
+	changed = slices.Compact(changed)
+	return changed, len(changed) == 0 && e.Digest == Digest(st.Files)
 }
 
 // declares says whether the package boundary holds a server.
@@ -244,8 +304,13 @@ func addWatched(list []string, store string) []string {
 }
 
 // TrustOnce lets every endpoint of r start, for one invocation whose user
-// asked for it on the command line. Nothing is recorded.
+// asked for it on the command line. Nothing is recorded. A directory with
+// a file that is not the user's to trust stays refused: nobody can vouch
+// for what another user may change.
 func (r *Recipe) TrustOnce() {
+	if len(r.Trust.Unsafe) > 0 {
+		return
+	}
 	for id, ep := range r.Endpoints {
 		ep.Untrusted = nil
 		r.Endpoints[id] = ep

@@ -11,9 +11,11 @@ import (
 // they read now: the recipe at root, or with user set the project files of
 // root (the editor configurations LoadUser reads there). It returns what
 // was read, now trusted. A recipe with problems is not trusted: its errors
-// come back, as from Read. When nothing there needs trust (root is the
-// home directory, or has no project files) nothing is recorded and
-// r.Trust.Needed is false.
+// come back, as from Read. Nor is a directory with a file that is not the
+// user's to trust (another user's, or one others can write): that is an
+// *UnsafeError naming the first, and nothing is recorded. When nothing
+// there needs trust (root is the home directory, or has no project files)
+// nothing is recorded and r.Trust.Needed is false.
 func Trust(root string, user bool) (*Recipe, error) {
 	store, err := TrustStorePath()
 	if err != nil {
@@ -25,6 +27,9 @@ func Trust(root string, user bool) (*Recipe, error) {
 	}
 	if !r.Trust.Needed {
 		return r, nil
+	}
+	if len(r.Trust.Unsafe) > 0 {
+		return nil, &UnsafeError{Dir: r.Trust.Dir, File: r.Trust.Unsafe[0]}
 	}
 	now := time.Now().UTC().Truncate(time.Second)
 	e := trustEntry{Dir: r.Trust.Dir, Digest: Digest(r.Trust.Files), Files: r.Trust.Files, Trusted: now}
@@ -53,8 +58,8 @@ func Forget(dir string) (string, error) {
 		return "", err
 	}
 	candidates := []string{resolveDir(dir)}
-	if root, user, err := Locate(candidates[0]); err == nil && !user {
-		candidates = append(candidates, resolveDir(root))
+	if loc, err := Locate(candidates[0]); err == nil && !loc.User {
+		candidates = append(candidates, resolveDir(loc.Root))
 	}
 	forgot := ""
 	err = editTrustStore(store, func(s *trustStore) bool {
@@ -96,7 +101,7 @@ func TrustList() ([]TrustedDir, error) {
 		d := TrustedDir{Dir: e.Dir, Trusted: e.Trusted, State: "ok"}
 		if fi, err := os.Stat(e.Dir); err != nil || !fi.IsDir() {
 			d.State = "gone"
-		} else if d.Changed = changedFiles(e.Files, currentFiles(e.Dir)); len(d.Changed) > 0 {
+		} else if d.Changed, _ = e.compare(currentTrust(e.Dir)); len(d.Changed) > 0 {
 			d.State = "changed"
 		}
 		out = append(out, d)
@@ -105,13 +110,13 @@ func TrustList() ([]TrustedDir, error) {
 	return out, nil
 }
 
-// currentFiles are dir's trust-relevant files as they read now: a recipe's
+// currentTrust is dir's trust-relevant files as they read now: a recipe's
 // when dir holds one, else the project files LoadUser reads from it.
-func currentFiles(dir string) []TrustedFile {
-	if root, ok, err := FindRoot(dir); err != nil || (ok && root == dir) {
+func currentTrust(dir string) TrustState {
+	if root, ok, _, err := FindRoot(dir); err != nil || (ok && root == dir) {
 		r, _ := load(dir, trustPlace{})
-		return r.Trust.Files
+		return r.Trust
 	}
 	r, _ := loadUser(UserPaths{Cwd: dir})
-	return r.Trust.Files
+	return r.Trust
 }

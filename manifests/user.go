@@ -102,6 +102,7 @@ func loadUser(u UserPaths) (*Recipe, Errors) {
 		x:       &importCtx{home: u.Home, cwd: cwd, parsed: map[string]parsedFile{}, bytes: map[string][]byte{}},
 		tr:      newTrustReads(cwd),
 		project: map[string]bool{},
+		home:    cwd != "" && u.Home != "" && resolveDir(cwd) == resolveDir(u.Home),
 	}
 	done := map[string]bool{}
 	for _, src := range userSources(u.Home, cwd, u.ConfigDir) {
@@ -123,6 +124,7 @@ type userLoad struct {
 	x       *importCtx
 	tr      *trustReads     // the project files read
 	project map[string]bool // canonical ids whose entry came from a project file
+	home    bool            // Cwd is Home: its files are the user's own
 	errs    Errors
 }
 
@@ -132,16 +134,24 @@ func (l *userLoad) read(src userSource, display string) {
 	r := l.r
 	l.w.candidate(src.path)
 	found := Source{File: display, Program: src.program(), Section: src.sourceSection(l.x.cwd)}
+	skip := func(why string) {
+		l.w.file(src.path)
+		r.Warnings = append(r.Warnings, fmt.Sprintf("%s: ignored: %s", display, why))
+		found.Skipped = why
+		r.Sources = append(r.Sources, found)
+	}
+	unsafe := l.unsafe(src)
 	if src.trusted {
 		if why := untrusted(src.path); why != "" {
 			if why != "missing" {
-				l.w.file(src.path)
-				r.Warnings = append(r.Warnings, fmt.Sprintf("%s: ignored: %s", display, why))
-				found.Skipped = why
-				r.Sources = append(r.Sources, found)
+				skip(why)
 			}
 			return
 		}
+	}
+	if unsafe != "" {
+		skip("it " + unsafe)
+		return
 	}
 	eps, skipped, err := src.load(display, l.x)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errNothing) {
@@ -174,6 +184,24 @@ func (l *userLoad) read(src userSource, display string) {
 		r.Endpoints[id] = ep
 		l.project[id] = src.project
 	}
+}
+
+// unsafe applies the rule of safety.go to a project file that exists, in
+// a working directory that is not the home directory: it returns why the
+// file is not the user's to trust, and records that it keeps the
+// directory from being trusted, or returns "".
+func (l *userLoad) unsafe(src userSource) string {
+	if !src.project || l.home {
+		return ""
+	}
+	if _, err := os.Stat(src.path); err != nil {
+		return ""
+	}
+	why := unsafePath(src.path)
+	if why != "" {
+		l.tr.refuse(src.path, why)
+	}
+	return why
 }
 
 func userSources(home, cwd, configDir string) []userSource {

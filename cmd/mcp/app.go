@@ -34,7 +34,8 @@ type app struct {
 	sessionID        string // MCP_SESSION; set (even empty) means inside a session
 	session          bool
 
-	warnMu sync.Mutex
+	warnMu     sync.Mutex
+	passedOnce sync.Once // the warnings of locate, said once
 
 	lineOnce sync.Once
 	line     *statusLine // the progress line; nil when none is shown
@@ -74,7 +75,8 @@ func (a *app) context() (context.Context, context.CancelFunc) {
 }
 
 // locate finds the recipe for a host command: --recipe, else the nearest
-// package.json with pi.mcp, else the user's own configuration.
+// package.json with pi.mcp, else the user's own configuration. The
+// package.json files it passed over are warnings, printed the first time.
 func (a *app) locate() (root string, user bool, err error) {
 	if a.recipeDir != "" {
 		return a.recipeDir, false, nil
@@ -83,7 +85,19 @@ func (a *app) locate() (root string, user bool, err error) {
 	if err != nil {
 		return "", false, err
 	}
-	return manifests.Locate(cwd)
+	loc, err := manifests.Locate(cwd)
+	if err != nil {
+		return "", false, err
+	}
+	a.passedOnce.Do(func() { a.warnAll(loc.PassedOver) })
+	return loc.Root, loc.User, nil
+}
+
+// warnAll prints each line as a warning.
+func (a *app) warnAll(lines []string) {
+	for _, w := range lines {
+		a.warn("%s", w)
+	}
 }
 
 // target is what this invocation serves: its session, or on the host the

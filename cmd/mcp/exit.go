@@ -132,6 +132,9 @@ func hint(err error) string {
 
 // untrustedHint says how to let a server of an untrusted directory start.
 func untrustedHint(e *manifests.UntrustedError) string {
+	if e.Unsafe != "" {
+		return "mcp trusts only files that are yours or root's and that nobody else can write, in directories that nobody else can write or that are sticky, as /tmp is"
+	}
 	cmd := "`" + trustCommand(e.Dir) + "`"
 	if _, inSession := os.LookupEnv(session.EnvVar); inSession {
 		return "outside the session, run " + cmd + " after reading its files"

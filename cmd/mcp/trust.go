@@ -35,9 +35,7 @@ func (c *trustCmd) Run(a *app) error {
 	if err != nil {
 		return err
 	}
-	for _, w := range r.Warnings {
-		a.warn("%s", w)
-	}
+	a.warnAll(r.Warnings)
 	st := r.Trust
 	if a.globals.JSON {
 		return a.writeJSON(st)
@@ -71,7 +69,12 @@ func (c *trustCmd) dir(a *app) (string, bool, error) {
 	if err != nil {
 		return "", false, err
 	}
-	return manifests.Locate(abs)
+	loc, err := manifests.Locate(abs)
+	if err != nil {
+		return "", false, err
+	}
+	a.warnAll(loc.PassedOver)
+	return loc.Root, loc.User, nil
 }
 
 func (c *trustCmd) forget(a *app) error {
@@ -153,10 +156,11 @@ func shellWord(s string) string {
 
 // untrustedHints are the hint lines for servers that were not started
 // because their directory is not trusted: for each directory, what
-// trusting it would allow.
+// trusting it would allow, or why it cannot be trusted.
 func untrustedHints(errs []error) []string {
 	var dirs []string
 	servers := map[string][]string{}
+	unsafe := map[string]string{}
 	for _, err := range errs {
 		var u *manifests.UntrustedError
 		if !errors.As(err, &u) {
@@ -166,9 +170,14 @@ func untrustedHints(errs []error) []string {
 			dirs = append(dirs, u.Dir)
 		}
 		servers[u.Dir] = append(servers[u.Dir], u.Server)
+		unsafe[u.Dir] = u.Unsafe
 	}
 	out := make([]string, 0, len(dirs))
 	for _, d := range dirs {
+		if unsafe[d] != "" {
+			out = append(out, fmt.Sprintf("%s cannot be trusted: %s", d, unsafe[d]))
+			continue
+		}
 		out = append(out, fmt.Sprintf("`%s` would allow %s", trustCommand(d), serversToStart(servers[d])))
 	}
 	return out
@@ -183,6 +192,8 @@ func trustLine(st *manifests.TrustState) string {
 		return "trust: not needed (no project files here)"
 	case st.Trusted:
 		return fmt.Sprintf("trust: %s, trusted %s", st.Dir, st.Since.Local().Format(time.DateTime))
+	case len(st.Unsafe) > 0:
+		return fmt.Sprintf("trust: untrusted, and %s cannot be trusted: %s", st.Dir, st.Unsafe[0])
 	case len(st.Changed) > 0:
 		return fmt.Sprintf("trust: untrusted, %s changed since you trusted it; `%s` would allow %s",
 			strings.Join(st.Changed, ", "), trustCommand(st.Dir), serversToStart(st.Servers))

@@ -1,0 +1,212 @@
+//go:build linux
+
+package main
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mcpsh/mcp/internal/exit"
+)
+
+// planter is a real second local user who plants files where others can
+// write, made for one test and deleted after it.
+type planter struct {
+	name     string
+	uid, gid int
+}
+
+func newPlanter(t *testing.T) *planter {
+	t.Helper()
+	if os.Getuid() != 0 {
+		t.Fatal("this test plants files as a second local user, which needs root to create (CI runs as root)")
+	}
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	name := "mcpt" + hex.EncodeToString(b[:])
+	if out, err := exec.Command("useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", name).CombinedOutput(); err != nil {
+		t.Fatalf("useradd %s: %v\n%s", name, err, out)
+	}
+	t.Cleanup(func() {
+		if out, err := exec.Command("userdel", name).CombinedOutput(); err != nil {
+			t.Errorf("userdel %s: %v\n%s", name, err, out)
+		}
+	})
+	u, err := user.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &planter{name: name}
+	p.uid, _ = strconv.Atoi(u.Uid)
+	p.gid, _ = strconv.Atoi(u.Gid)
+	return p
+}
+
+// plant writes a file owned by p, as p would have written it.
+func (p *planter) plant(t *testing.T, path, data string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(path, p.uid, p.gid); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// owner is how mcp names p as the owner of a file.
+func (p *planter) owner() string { return p.name + " (uid " + strconv.Itoa(p.uid) + ")" }
+
+// sharedDir is a directory where everyone may write (mode is 01777 or
+// 0777), holding work, a directory of the user's own with their .mcp.json.
+type sharedDir struct {
+	*muxEnv
+	shared, work, marker string
+}
+
+func newSharedDir(t *testing.T, mode os.FileMode) *sharedDir {
+	m := newMuxEnv(t)
+	base := t.TempDir()
+	s := &sharedDir{muxEnv: m, shared: filepath.Join(base, "x"), marker: filepath.Join(base, "planted-server-ran")}
+	s.work = filepath.Join(s.shared, "work")
+	mkdir(t, s.work)
+	if err := os.Chmod(s.shared, mode); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(s.work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(s.work, ".mcp.json"), `{"mcpServers": {"mine": {"command": "fake-server"}}}`)
+	return s
+}
+
+// plantRecipe makes the shared directory a recipe of p's, whose server
+// would leave the marker file if it ever ran.
+func (s *sharedDir) plantRecipe(p *planter) {
+	p.plant(s.t, filepath.Join(s.shared, "package.json"),
+		`{"pi": {"mcp": {"manifests": ["planted.json"], "servers": [{"id": "planted", "tools": {"include": ["*"]}}]}}}`)
+	p.plant(s.t, filepath.Join(s.shared, "planted.json"), s.plantedServers())
+}
+
+func (s *sharedDir) plantedServers() string {
+	return `{"mcpServers": {"planted": {"command": "sh", "args": ["-c", "echo ran > ` + s.marker + `"]}}}`
+}
+
+// in runs mcp in dir.
+func (s *sharedDir) in(dir string, args ...string) result {
+	s.t.Helper()
+	cmd := s.command(nil, args...)
+	cmd.Dir = dir
+	return runProcess(s.t, cmd)
+}
+
+func (s *sharedDir) noMarker() {
+	s.t.Helper()
+	if _, err := os.Stat(s.marker); err == nil {
+		s.t.Fatal("the planted server ran")
+	}
+}
+
+// passedOver is the one warning line about a package.json passed over.
+func passedOver(path string, p *planter) string {
+	return "mcp: warning: " + path + ": passed over: it is owned by " + p.owner() + ", not by you or root\n"
+}
+
+// A package.json that another user planted in a directory above the
+// working directory is not the recipe: the user's own .mcp.json is what
+// mcp reads, one warning line names the file passed over, mcp trust
+// records only the user's file, and the planted server never runs.
+func TestPlantedPackageJSON(t *testing.T) {
+	s := newSharedDir(t, 0o777|os.ModeSticky)
+	p := newPlanter(t)
+	s.plantRecipe(p)
+	warning := passedOver(filepath.Join(s.shared, "package.json"), p)
+
+	r := s.in(s.work, "list")
+	if r.code != 0 || r.stdout != "mine  untrusted\n" || strings.Count(r.stderr, warning) != 1 || strings.Count(r.stderr, "mcp: warning:") != 1 {
+		t.Fatalf("list: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	r = s.in(s.work, "trust")
+	if r.code != 0 || r.stdout != "trusted "+s.work+" (.mcp.json): allows 1 server to start: mine\n" || r.stderr != warning {
+		t.Fatalf("trust: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	if r = s.in(s.work, "call", "mine.echo", "message=hi"); r.code != 0 || r.stdout != "hi\n" || r.stderr != warning {
+		t.Fatalf("call: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	store, err := os.ReadFile(filepath.Join(s.home(), ".config", "mcp", "trust.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(store), "planted") || strings.Contains(string(store), `"dir": "`+s.shared+`"`) {
+		t.Errorf("the trust store holds the planted files:\n%s", store)
+	}
+
+	// The planted directory itself, as DIR or as --recipe, is not trusted.
+	p.plant(t, filepath.Join(s.shared, ".mcp.json"), s.plantedServers())
+	r = s.in(s.work, "trust", s.shared)
+	if want := "mcp: error: cannot trust " + s.shared + ": .mcp.json is owned by " + p.owner() + ", not by you or root\n"; r.code != exit.Config || r.stdout != "" || !strings.HasSuffix(r.stderr, want) {
+		t.Errorf("trust DIR: exit %d\nstdout: %s\nstderr: %s\nwant stderr ending %q", r.code, r.stdout, r.stderr, want)
+	}
+	r = s.in(s.work, "--recipe", s.shared, "trust")
+	if want := "mcp: error: cannot trust " + s.shared + ": package.json is owned by " + p.owner() + ", not by you or root\n"; r.code != exit.Config || r.stderr != want {
+		t.Errorf("--recipe trust: exit %d\nstdout: %s\nstderr: %s\nwant stderr %q", r.code, r.stdout, r.stderr, want)
+	}
+	r = s.in(s.work, "--recipe", s.shared, "call", "planted.anything")
+	if r.code != exit.Config || !strings.Contains(r.stderr, "mcp: error: server planted comes from "+s.shared+", which cannot be trusted: package.json is owned by "+p.owner()) {
+		t.Errorf("call: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	r = s.in(s.work, "--recipe", s.shared, "--trust", "call", "planted.anything")
+	if r.code != exit.Config || !strings.Contains(r.stderr, "mcp: error: server planted comes from "+s.shared+", which cannot be trusted: package.json is owned by "+p.owner()) {
+		t.Errorf("--trust call: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	s.noMarker()
+
+	// Not JSON, it is passed over all the same: nothing below it breaks.
+	p.plant(t, filepath.Join(s.shared, "package.json"), "{ not json")
+	if r = s.in(s.work, "call", "mine.echo", "message=still"); r.code != 0 || r.stdout != "still\n" || r.stderr != warning {
+		t.Fatalf("call under a planted { not json: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	s.noMarker()
+}
+
+// In a directory others can write that is not sticky, anything could have
+// been swapped under the user's own files: they are passed over too, and
+// mcp trust refuses them, naming the directory.
+func TestPlantedInWritableDir(t *testing.T) {
+	s := newSharedDir(t, 0o777)
+	p := newPlanter(t)
+	s.plantRecipe(p)
+	ignored := "mcp: warning: .mcp.json: ignored: it is under " + s.shared + ", which is writable by group or others (chmod go-w fixes that)\n"
+
+	r := s.in(s.work, "list")
+	if r.code != 0 || strings.Contains(r.stdout, "planted") || strings.Contains(r.stdout, "mine") ||
+		strings.Count(r.stderr, passedOver(filepath.Join(s.shared, "package.json"), p)) != 1 || strings.Count(r.stderr, ignored) != 1 {
+		t.Fatalf("list: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	r = s.in(s.work, "trust")
+	want := "mcp: error: cannot trust " + s.work + ": .mcp.json is under " + s.shared + ", which is writable by group or others (chmod go-w fixes that)\n"
+	if r.code != exit.Config || r.stdout != "" || !strings.HasSuffix(r.stderr, want) {
+		t.Fatalf("trust: exit %d\nstdout: %s\nstderr: %s\nwant stderr ending %q", r.code, r.stdout, r.stderr, want)
+	}
+	if r = s.in(s.work, "--trust", "call", "planted.anything"); r.code == 0 {
+		t.Errorf("--trust call of the planted server: exit 0\nstdout: %s\nstderr: %s", r.stdout, r.stderr)
+	}
+	s.noMarker()
+}
+
+// home is the HOME of the test's mcp.
+func (m *muxEnv) home() string {
+	for _, kv := range m.env {
+		if v, ok := strings.CutPrefix(kv, "HOME="); ok {
+			return v
+		}
+	}
+	m.t.Fatal("no HOME")
+	return ""
+}

@@ -1,0 +1,256 @@
+//go:build linux
+
+package manifests
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mcpsh/mcp/internal/exit"
+)
+
+// stranger is a real second local user, made for one test and deleted
+// after it, who owns what it plants.
+type stranger struct {
+	name     string
+	uid, gid int
+}
+
+func newStranger(t *testing.T) *stranger {
+	t.Helper()
+	if os.Getuid() != 0 {
+		t.Fatal("this test plants files as a second local user, which needs root to create (CI runs as root)")
+	}
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	name := "mcpt" + hex.EncodeToString(b[:])
+	if out, err := exec.Command("useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", name).CombinedOutput(); err != nil {
+		t.Fatalf("useradd %s: %v\n%s", name, err, out)
+	}
+	t.Cleanup(func() {
+		if out, err := exec.Command("userdel", name).CombinedOutput(); err != nil {
+			t.Errorf("userdel %s: %v\n%s", name, err, out)
+		}
+	})
+	u, err := user.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &stranger{name: name}
+	s.uid, _ = strconv.Atoi(u.Uid)
+	s.gid, _ = strconv.Atoi(u.Gid)
+	return s
+}
+
+// plant writes a file of the stranger's.
+func (s *stranger) plant(t *testing.T, path, data string) {
+	t.Helper()
+	writeTree(t, filepath.Dir(path), map[string]string{filepath.Base(path): data})
+	s.take(t, path)
+}
+
+// take gives path (itself, not where a symlink leads) to the stranger.
+func (s *stranger) take(t *testing.T, path string) {
+	t.Helper()
+	if err := os.Lchown(path, s.uid, s.gid); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (s *stranger) owner() string { return s.name + " (uid " + strconv.Itoa(s.uid) + ")" }
+
+// sharedWork makes a directory of the given mode that everyone may write,
+// and in it work, a directory of the user's own; it returns both.
+func sharedWork(t *testing.T, mode os.FileMode) (shared, work string) {
+	t.Helper()
+	shared = filepath.Join(t.TempDir(), "x")
+	work = filepath.Join(shared, "work")
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	chmod(t, shared, mode)
+	return shared, work
+}
+
+const plantedPkg = `{"pi": {"mcp": {"manifests": ["planted.json"], "servers": [{"id": "planted", "tools": {"include": ["*"]}}]}}}`
+
+// A package.json another user planted above the working directory is
+// passed over, sticky directory or not, whatever it holds: a recipe, or
+// not JSON at all. One that would not have been a recipe anyway (valid,
+// without pi.mcp) is passed over without a word.
+func TestFindRoot_PlantedPackageJSON(t *testing.T) {
+	s := newStranger(t)
+	for _, mode := range []os.FileMode{0o777 | os.ModeSticky, 0o777} {
+		for _, tc := range []struct{ name, data string }{
+			{"recipe", plantedPkg},
+			{"not json", "{ not json"},
+			{"no pi.mcp", `{"name": "planted"}`},
+		} {
+			t.Run(mode.String()+"/"+tc.name, func(t *testing.T) {
+				shared, work := sharedWork(t, mode)
+				pkg := filepath.Join(shared, "package.json")
+				s.plant(t, pkg, tc.data)
+				loc, err := Locate(work)
+				if err != nil || !loc.User || loc.Root != work {
+					t.Fatalf("Locate = %+v, %v; want the user's own configuration in %s", loc, err, work)
+				}
+				want := []string{pkg + ": passed over: it is owned by " + s.owner() + ", not by you or root"}
+				if tc.name == "no pi.mcp" {
+					want = nil
+				}
+				if !slices.Equal(loc.PassedOver, want) {
+					t.Errorf("passed over %q, want %q", loc.PassedOver, want)
+				}
+			})
+		}
+	}
+}
+
+// A symlink another user made in a sticky directory is theirs, wherever it
+// leads: even to the user's own recipe.
+func TestFindRoot_PlantedSymlink(t *testing.T) {
+	s := newStranger(t)
+	shared, work := sharedWork(t, 0o777|os.ModeSticky)
+	own := newRecipe(t, map[string]string{"package.json": plantedPkg})
+	link := filepath.Join(shared, "package.json")
+	if err := os.Symlink(filepath.Join(own, "package.json"), link); err != nil {
+		t.Fatal(err)
+	}
+	s.take(t, link)
+	loc, err := Locate(work)
+	want := []string{link + ": passed over: it is a symlink owned by " + s.owner() + ", not by you or root"}
+	if err != nil || !loc.User || !slices.Equal(loc.PassedOver, want) {
+		t.Errorf("Locate = %+v, %v; want the user's own configuration, passed over %q", loc, err, want)
+	}
+}
+
+// The user's own recipe under a directory another user owns could be
+// renamed away and replaced: it is passed over.
+func TestFindRoot_UnderAnotherUsersDir(t *testing.T) {
+	s := newStranger(t)
+	theirs := filepath.Join(t.TempDir(), "theirs")
+	root := filepath.Join(theirs, "recipe")
+	writeTree(t, root, map[string]string{"package.json": plantedPkg})
+	s.take(t, theirs)
+	loc, err := Locate(root)
+	want := []string{filepath.Join(root, "package.json") + ": passed over: it is under " + theirs + ", which is owned by " + s.owner() + ", not by you or root"}
+	if err != nil || !loc.User || !slices.Equal(loc.PassedOver, want) {
+		t.Errorf("Locate = %+v, %v; want passed over %q", loc, err, want)
+	}
+}
+
+// The user's own package.json is a recipe when nobody else could have
+// written or swapped it; a malformed one of theirs is still an error.
+func TestFindRoot_OwnPackageJSON(t *testing.T) {
+	sticky, stickyWork := sharedWork(t, 0o777|os.ModeSticky)
+	writeTree(t, sticky, map[string]string{"package.json": plantedPkg})
+	if loc, err := Locate(stickyWork); err != nil || loc.User || loc.Root != sticky || loc.PassedOver != nil {
+		t.Errorf("in a sticky directory: %+v, %v; want the recipe %s", loc, err, sticky)
+	}
+
+	open, openWork := sharedWork(t, 0o777)
+	writeTree(t, open, map[string]string{"package.json": plantedPkg})
+	want := []string{filepath.Join(open, "package.json") + ": passed over: it is in " + open + ", which is writable by group or others (chmod go-w fixes that)"}
+	if loc, err := Locate(openWork); err != nil || !loc.User || !slices.Equal(loc.PassedOver, want) {
+		t.Errorf("in a directory others can write: %+v, %v; want passed over %q", loc, err, want)
+	}
+
+	root := newRecipe(t, map[string]string{"package.json": plantedPkg})
+	chmod(t, filepath.Join(root, "package.json"), 0o664)
+	want = []string{filepath.Join(root, "package.json") + ": passed over: it is writable by group or others (chmod go-w fixes that)"}
+	if loc, err := Locate(root); err != nil || !loc.User || !slices.Equal(loc.PassedOver, want) {
+		t.Errorf("group-writable: %+v, %v; want passed over %q", loc, err, want)
+	}
+
+	broken := newRecipe(t, map[string]string{"package.json": "{ not json"})
+	if _, err := Locate(broken); err == nil || !strings.Contains(err.Error(), "invalid JSON") {
+		t.Errorf("the user's own malformed package.json: %v, want an error", err)
+	}
+}
+
+// An editor configuration another user planted in the working directory
+// is ignored, with a warning, and keeps the directory from being trusted:
+// Trust refuses it, naming the file and its owner, and records nothing.
+func TestLoadUser_PlantedProjectFile(t *testing.T) {
+	store := trustHome(t)
+	s := newStranger(t)
+	shared, _ := sharedWork(t, 0o777|os.ModeSticky)
+	s.plant(t, filepath.Join(shared, ".mcp.json"), `{"mcpServers": {"planted": {"command": "p"}}}`)
+	r, err := Read(shared, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := ".mcp.json: ignored: it is owned by " + s.owner() + ", not by you or root"
+	if _, read := r.Endpoints["planted"]; read || !slices.Equal(r.Warnings, []string{want}) {
+		t.Errorf("endpoints %v, warnings %q; want none, and %q", r.Endpoints, r.Warnings, want)
+	}
+	_, err = Trust(shared, true)
+	var ue *UnsafeError
+	if !errors.As(err, &ue) || exit.Code(err) != exit.Config ||
+		err.Error() != "cannot trust "+resolveDir(shared)+": .mcp.json is owned by "+s.owner()+", not by you or root" {
+		t.Errorf("Trust: %v (exit %d)", err, exit.Code(err))
+	}
+	if _, err := os.Stat(store); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the trust store was written: %v", err)
+	}
+}
+
+// The user's own file in a directory below one others can write (not
+// sticky) is ignored too: the directory could have been swapped.
+func TestLoadUser_UnderWritableDir(t *testing.T) {
+	trustHome(t)
+	shared, work := sharedWork(t, 0o777)
+	writeTree(t, work, map[string]string{".mcp.json": `{"mcpServers": {"mine": {"command": "m"}}}`})
+	r, err := Read(work, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	why := "is under " + shared + ", which is writable by group or others (chmod go-w fixes that)"
+	if _, read := r.Endpoints["mine"]; read || !slices.Equal(r.Warnings, []string{".mcp.json: ignored: it " + why}) {
+		t.Errorf("endpoints %v, warnings %q", r.Endpoints, r.Warnings)
+	}
+	if _, err := Trust(work, true); err == nil || err.Error() != "cannot trust "+work+": .mcp.json "+why {
+		t.Errorf("Trust: %v", err)
+	}
+}
+
+// A recipe file another user owns is read (check and list show it) but
+// never trusted: Load refuses every endpoint saying why, --trust does not
+// lift that, Trust refuses, and a directory trusted before becomes
+// untrusted, its file named as changed.
+func TestTrust_PlantedRecipeFile(t *testing.T) {
+	trustHome(t)
+	s := newStranger(t)
+	root := trustRecipe(t)
+	if _, err := Trust(root, false); err != nil {
+		t.Fatal(err)
+	}
+	s.take(t, filepath.Join(root, "mcp.json"))
+
+	r := mustLoad(t, root, false, "mcp.json")
+	why := "mcp.json is owned by " + s.owner() + ", not by you or root"
+	if got := r.Endpoints["contacts"].Refusal(); got == nil ||
+		got.Error() != "server contacts comes from "+resolveDir(root)+", which cannot be trusted: "+why {
+		t.Errorf("refusal %v", got)
+	}
+	r.TrustOnce()
+	if r.Endpoints["contacts"].Refusal() == nil {
+		t.Error("--trust let a server of another user's file start")
+	}
+	if _, err := Trust(root, false); err == nil || err.Error() != "cannot trust "+resolveDir(root)+": "+why {
+		t.Errorf("Trust: %v", err)
+	}
+	list, err := TrustList()
+	if err != nil || len(list) != 1 || list[0].State != "changed" || !slices.Equal(list[0].Changed, []string{"mcp.json"}) {
+		t.Errorf("TrustList: %+v, %v", list, err)
+	}
+}
