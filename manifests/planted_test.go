@@ -254,3 +254,16 @@ func TestTrust_PlantedRecipeFile(t *testing.T) {
 		t.Errorf("TrustList: %+v, %v", list, err)
 	}
 }
+
+// A trust store whose directory really is another user's (they could swap
+// trust.json in it) trusts nothing, and is not written.
+func TestTrustStore_DirOfStranger(t *testing.T) {
+	store := trustHome(t)
+	s := newStranger(t)
+	root := trustRecipe(t)
+	if _, err := Trust(root, false); err != nil {
+		t.Fatal(err)
+	}
+	s.take(t, filepath.Dir(store))
+	checkUnusable(t, store, root, "is in "+filepath.Dir(store)+", which is not owned by the current user")
+}

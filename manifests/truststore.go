@@ -19,10 +19,12 @@ import (
 )
 
 // The trust store is one JSON file, TrustStorePath, written 0600 and
-// atomically, and changed under a lock. A store that is missing trusts nothing; one that cannot be
-// read, is damaged, is not a regular file (a symlink included), is not the
-// user's or is writable by group or others trusts nothing either, and says
-// why (an unavailable trust answer means untrusted).
+// atomically, and changed under a lock. A store that is missing trusts
+// nothing; one that cannot be read, is damaged, is not a regular file (a
+// symlink included), is not the user's or is writable by group or others,
+// or is in a directory that is not the user's own or that others can
+// write (or below one, see safety.go), trusts nothing either, and says why
+// (an unavailable trust answer means untrusted).
 
 const trustStoreVersion = 1
 
@@ -94,6 +96,11 @@ func readTrustStore(path string) (*trustStore, error) {
 	fail := func(problem string) (*trustStore, error) {
 		return empty, &TrustStoreError{Path: path, Problem: problem}
 	}
+	if why, ok := storeDirProblem(filepath.Dir(path)); !ok {
+		return empty, nil
+	} else if why != "" {
+		return fail(why)
+	}
 	fi, err := os.Lstat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -126,6 +133,27 @@ func readTrustStore(path string) (*trustStore, error) {
 		return fail("is damaged (" + err.Error() + ")")
 	}
 	return s, nil
+}
+
+// storeDirProblem checks the store's directory as the store is checked,
+// since whoever can write it can swap trust.json: it must be the user's
+// own and writable by nobody else, and the directories above it must pass
+// the rule of safety.go. ok is false when the directory does not exist
+// (so neither does the store).
+func storeDirProblem(dir string) (why string, ok bool) {
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", false
+	case err != nil:
+		return "is in " + dir + ", which cannot be read (" + describeOpenErr(err) + ")", true
+	case !fi.IsDir():
+		return "is in " + dir + ", which is not a directory", true
+	}
+	if why := ownershipProblem(fi); why != "" {
+		return "is in " + dir + ", which " + why, true
+	}
+	return unsafeDirs(dir), true
 }
 
 // parseTrustStore parses and checks the store's content: every entry must
@@ -196,6 +224,10 @@ func editTrustStore(path string, edit func(*trustStore) bool) error {
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
+	}
+	// Nothing is made in a directory that others could have prepared.
+	if why, _ := storeDirProblem(filepath.Dir(path)); why != "" {
+		return &TrustStoreError{Path: path, Problem: why}
 	}
 	unlock, err := filelock.Lock(path + ".lock")
 	if err != nil {

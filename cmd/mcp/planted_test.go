@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/mcpsh/mcp/internal/exit"
@@ -198,6 +199,85 @@ func TestPlantedInWritableDir(t *testing.T) {
 		t.Errorf("--trust call of the planted server: exit 0\nstdout: %s\nstderr: %s", r.stdout, r.stderr)
 	}
 	s.noMarker()
+}
+
+// A trust store whose directory is another user's trusts nothing: every
+// command says so in one warning line, and mcp trust refuses to write it.
+func TestTrustStoreDirOfAnotherUser(t *testing.T) {
+	m := newMuxEnv(t)
+	p := newPlanter(t)
+	dir := filepath.Join(m.home(), ".config", "mcp")
+	if err := os.Chown(dir, p.uid, p.gid); err != nil {
+		t.Fatal(err)
+	}
+	warning := "mcp: warning: the trust store " + filepath.Join(dir, "trust.json") + " is in " + dir +
+		", which is not owned by the current user: nothing is trusted until it is fixed\n"
+	r := m.run(nil, "call", "fake.echo", "message=hi")
+	if r.code != exit.Config || r.stdout != "" || strings.Count(r.stderr, warning) != 1 || !strings.Contains(r.stderr, "which you have not trusted") {
+		t.Errorf("call: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	r = m.run(nil, "trust")
+	if r.code != exit.Config || r.stdout != "" || !strings.HasPrefix(r.stderr, "mcp: error: "+strings.TrimPrefix(warning, "mcp: warning: ")) {
+		t.Errorf("trust: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// Another user who can write the trust store's directory can put back an
+// old store of the user's own, one that still trusts what the user has
+// since forgotten. A running multiplexer notices the swap at its next
+// request, and the store, in a directory others can write, trusts
+// nothing.
+func TestTrustStoreSwappedByAnotherUser(t *testing.T) {
+	m := newMuxEnv(t)
+	p := newPlanter(t)
+	m.must("call", "fake.echo", "message=hi")
+	dir := filepath.Join(m.home(), ".config", "mcp")
+	copyFile(t, filepath.Join(dir, "trust.json"), filepath.Join(dir, "trust.json.old"), 0o600)
+	m.must("trust", "--forget")
+	m.expect(exit.Config, "which you have not trusted", "call", "fake.echo", "message=forgotten")
+
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	letThrough(t, filepath.Dir(dir))
+	if r := p.run(t, dir, "mv", "trust.json.old", "trust.json"); r.code != 0 {
+		t.Fatalf("the other user's mv: exit %d, %s", r.code, r.stderr)
+	}
+	r := m.run(nil, "call", "fake.echo", "message=swapped")
+	if r.code != exit.Config || r.stdout != "" ||
+		!strings.Contains(r.stderr, "mcp: warning: the trust store "+filepath.Join(dir, "trust.json")+" is in "+dir+", which is writable by group or others") {
+		t.Errorf("call after the swap: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// run runs a system program as p in dir.
+func (p *planter) run(t *testing.T, dir string, argv ...string) result {
+	t.Helper()
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=/usr/bin:/bin"}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(p.uid), Gid: uint32(p.gid)}}
+	return runProcess(t, cmd)
+}
+
+// letThrough lets everyone pass through dir and the directories above it
+// (o+x), as a home directory usually allows.
+func letThrough(t *testing.T, dir string) {
+	t.Helper()
+	for d := dir; ; d = filepath.Dir(d) {
+		fi, err := os.Stat(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode().Perm()&0o001 == 0 {
+			if err := os.Chmod(d, fi.Mode().Perm()|0o011); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if filepath.Dir(d) == d {
+			return
+		}
+	}
 }
 
 // home is the HOME of the test's mcp.

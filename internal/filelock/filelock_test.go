@@ -72,3 +72,20 @@ func TestLock_Missing(t *testing.T) {
 		t.Fatal("locked a file in a directory that does not exist")
 	}
 }
+
+// A symlink where the lock goes is not followed: nothing is made where it
+// points.
+func TestLock_RefusesSymlink(t *testing.T) {
+	dir := t.TempDir()
+	target, lock := filepath.Join(dir, "elsewhere"), filepath.Join(dir, "x.lock")
+	if err := os.Symlink(target, lock); err != nil {
+		t.Fatal(err)
+	}
+	if unlock, err := Lock(lock); err == nil {
+		unlock()
+		t.Fatal("locked through a symlink")
+	}
+	if _, err := os.Lstat(target); err == nil {
+		t.Error("the lock made the file the symlink points to")
+	}
+}

@@ -9,9 +9,10 @@ import (
 
 // Lock takes the exclusive flock(2) of path, created 0600 when missing,
 // waiting for whoever holds it. The returned func releases it. The lock is
-// the open file's, so two Locks in one process exclude each other too.
+// the open file's, so two Locks in one process exclude each other too. A
+// symlink at path is refused, not followed.
 func Lock(path string) (unlock func(), err error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return nil, err
 	}
