@@ -267,3 +267,20 @@ func TestTrustStore_DirOfStranger(t *testing.T) {
 	s.take(t, filepath.Dir(store))
 	checkUnusable(t, store, root, "is in "+filepath.Dir(store)+", which is not owned by the current user")
 }
+
+// A script the recipe runs that another user owns is theirs to change at
+// any time: the recipe cannot be trusted while it runs it.
+func TestTrust_PlantedScript(t *testing.T) {
+	trustHome(t)
+	s := newStranger(t)
+	root, _ := scriptsRecipe(t)
+	s.take(t, filepath.Join(root, "server.sh"))
+	why := "server.sh is owned by " + s.owner() + ", not by you or root"
+	r := mustLoad(t, root, false)
+	if got := r.Endpoints["sh"].Refusal(); got == nil || !strings.HasSuffix(got.Error(), "which cannot be trusted: "+why) {
+		t.Errorf("refusal %v", got)
+	}
+	if _, err := Trust(root, false); err == nil || err.Error() != "cannot trust "+resolveDir(root)+": "+why {
+		t.Errorf("Trust: %v", err)
+	}
+}

@@ -16,9 +16,10 @@ import (
 // Project trust: the files of a project directory that can start a process
 // or send a credential (a recipe's package.json, its manifests and
 // .pi/mcp.local.json; the editor configurations LoadUser reads from the
-// working directory) start nothing until the directory has been recorded
-// in the trust store with a digest of exactly those files. Files in the
-// user's home directory are the user's own and need no trust.
+// working directory), and the files inside it that their servers run by
+// path (trustscripts.go), start nothing until the directory has been
+// recorded in the trust store with a digest of exactly those files. Files
+// in the user's home directory are the user's own and need no trust.
 //
 // Reading never needs trust: Load and LoadUser parse every file and mark
 // each endpoint that came from an untrusted directory (Endpoint.Untrusted).
@@ -194,20 +195,23 @@ func resolveDir(dir string) string {
 // directory is not trusted. A trust store that cannot be used trusts
 // nothing and adds one warning.
 func (p trustPlace) decide(r *Recipe, t *trustReads, project map[string]bool) {
-	st := TrustState{Files: t.list(), Servers: []string{}}
+	st := TrustState{Servers: []string{}}
 	if t.root != "" {
 		st.Dir = resolveDir(t.root)
 	}
+	st.Home = p.home != "" && resolveDir(p.home) == st.Dir
+	var scripts []string
+	if !st.Home && t.root != "" {
+		scripts = t.addScripts(r.Endpoints, project)
+		st.Unsafe = t.unsafeList()
+	}
+	st.Files = t.list()
 	for id, ep := range r.Endpoints {
 		if project[id] && (r.Package == nil || r.Package.declares(id)) {
 			st.Servers = append(st.Servers, ep.ID)
 		}
 	}
 	slices.Sort(st.Servers)
-	st.Home = p.home != "" && resolveDir(p.home) == st.Dir
-	if !st.Home {
-		st.Unsafe = t.unsafeList()
-	}
 	st.Needed = !st.Home && (len(st.Files) > 0 || len(st.Unsafe) > 0)
 	st.Trusted = !st.Needed
 	if st.Needed {
@@ -220,9 +224,7 @@ func (p trustPlace) decide(r *Recipe, t *trustReads, project map[string]bool) {
 			st.Changed, st.Trusted = e.compare(st)
 		}
 	}
-	if p.store != "" {
-		r.Files = addWatched(r.Files, p.store)
-	}
+	r.Files = addWatched(append(r.Files, scripts...), p.store)
 	r.Trust = st
 	if st.Trusted {
 		return
@@ -280,9 +282,10 @@ func changedFiles(was, now []TrustedFile) []string {
 	return out
 }
 
-// addWatched adds the trust store and its directory to a recipe's watch
-// list (files first, then directories), so that trusting or forgetting is
-// noticed by whoever watches the recipe.
+// addWatched adds the trust store ("" for none) and its directory to a
+// recipe's watch list, and puts the list in order (files first, then
+// directories, each sorted, once), so that trusting or forgetting, and a
+// change of a file trust covers, is noticed by whoever watches the recipe.
 func addWatched(list []string, store string) []string {
 	var files, dirs []string
 	for _, p := range list {
@@ -292,10 +295,10 @@ func addWatched(list []string, store string) []string {
 			files = append(files, p)
 		}
 	}
-	if exists(store) {
+	if store != "" && exists(store) {
 		files = append(files, store)
 	}
-	if fi, err := os.Stat(filepath.Dir(store)); err == nil && fi.IsDir() {
+	if fi, err := os.Stat(filepath.Dir(store)); store != "" && err == nil && fi.IsDir() {
 		dirs = append(dirs, filepath.Dir(store))
 	}
 	slices.Sort(files)

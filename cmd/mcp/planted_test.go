@@ -9,10 +9,12 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/mcpsh/mcp/internal/exit"
 )
@@ -247,6 +249,38 @@ func TestTrustStoreSwappedByAnotherUser(t *testing.T) {
 	if r.code != exit.Config || r.stdout != "" ||
 		!strings.Contains(r.stderr, "mcp: warning: the trust store "+filepath.Join(dir, "trust.json")+" is in "+dir+", which is writable by group or others") {
 		t.Errorf("call after the swap: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// A running multiplexer follows the files trust covers: a script the
+// manifest runs, replaced, is refused once the multiplexer has reloaded,
+// naming it, and its server is stopped.
+func TestMuxFollowsTrustedScript(t *testing.T) {
+	m := newMuxEnv(t)
+	script := filepath.Join(m.root, "fake.sh")
+	writeFile(t, script, "#!/bin/sh\nexec fake-server\n")
+	if err := os.Chmod(script, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(m.root, "mcp.json"), strings.Replace(muxManifest, `"fake": {"command": "fake-server",`, `"fake": {"command": "./fake.sh",`, 1))
+	if out := m.must("trust"); !strings.Contains(out, "(fake.sh, mcp.json, package.json)") {
+		t.Fatalf("trust: %s", out)
+	}
+	m.must("call", "fake.echo", "message=hi")
+	server := m.serverPID(m.socket(""), "fake")
+
+	writeFile(t, script, "#!/bin/sh\necho replaced >> "+m.events+"\nexec fake-server\n")
+	if !eventually(10*time.Second, func() bool {
+		r := m.run(nil, "call", "fake.echo", "message=x")
+		return r.code == exit.Config && strings.Contains(r.stderr, "which changed since you trusted it (fake.sh)")
+	}) {
+		t.Fatal("a replaced script was not refused")
+	}
+	if !eventually(10*time.Second, func() bool { return gone(server) }) {
+		t.Error("the server of a changed script is still running")
+	}
+	if slices.Contains(m.eventLines("replaced"), "") {
+		t.Error("the replaced script ran")
 	}
 }
 
