@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcpsh/mcp/internal/atomicfile"
+	"github.com/mcpsh/mcp/internal/filelock"
 	"github.com/mcpsh/mcp/manifests"
 )
 
@@ -256,5 +257,9 @@ func (s *Store) lock(server, url string) (unlock func(), err error) {
 		return nil, fmt.Errorf("token store: %w", err)
 	}
 	p := strings.TrimSuffix(s.path(server, url), ".json") + ".lock"
-	return lockFile(p)
+	unlock, err = filelock.Lock(p)
+	if err != nil {
+		return nil, fmt.Errorf("token store: %w", err)
+	}
+	return unlock, nil
 }
