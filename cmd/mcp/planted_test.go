@@ -160,6 +160,15 @@ func TestPlantedPackageJSON(t *testing.T) {
 	if want := "mcp: error: cannot trust " + s.shared + ": package.json is owned by " + p.owner() + ", not by you or root\n"; r.code != exit.Config || r.stderr != want {
 		t.Errorf("--recipe trust: exit %d\nstdout: %s\nstderr: %s\nwant stderr %q", r.code, r.stdout, r.stderr, want)
 	}
+	r = s.in(s.work, "--recipe", s.shared, "list")
+	if want := "mcp: hint: " + s.shared + " cannot be trusted: package.json is owned by " + p.owner() + ", not by you or root\n"; r.code != 0 ||
+		r.stdout != "planted  untrusted\n" || r.stderr != want {
+		t.Errorf("--recipe list: exit %d\nstdout: %s\nstderr: %s\nwant stderr %q", r.code, r.stdout, r.stderr, want)
+	}
+	r = s.in(s.work, "--recipe", s.shared, "check")
+	if want := "trust: untrusted, and " + s.shared + " cannot be trusted: package.json is owned by " + p.owner() + ", not by you or root\n"; r.code != 0 || !strings.Contains(r.stdout, want) {
+		t.Errorf("--recipe check: exit %d\nstdout: %s\nstderr: %s\nwant stdout holding %q", r.code, r.stdout, r.stderr, want)
+	}
 	r = s.in(s.work, "--recipe", s.shared, "call", "planted.anything")
 	if r.code != exit.Config || !strings.Contains(r.stderr, "mcp: error: server planted comes from "+s.shared+", which cannot be trusted: package.json is owned by "+p.owner()) {
 		t.Errorf("call: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
@@ -196,6 +205,9 @@ func TestPlantedInWritableDir(t *testing.T) {
 	want := "mcp: error: cannot trust " + s.work + ": .mcp.json is under " + s.shared + ", which is writable by group or others (chmod go-w fixes that)\n"
 	if r.code != exit.Config || r.stdout != "" || !strings.HasSuffix(r.stderr, want) {
 		t.Fatalf("trust: exit %d\nstdout: %s\nstderr: %s\nwant stderr ending %q", r.code, r.stdout, r.stderr, want)
+	}
+	if r = s.in(s.work, "check"); !strings.Contains(r.stdout, "trust: untrusted, and "+s.work+" cannot be trusted: .mcp.json is under "+s.shared+", which is writable by group or others") {
+		t.Errorf("check: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
 	}
 	if r = s.in(s.work, "--trust", "call", "planted.anything"); r.code == 0 {
 		t.Errorf("--trust call of the planted server: exit 0\nstdout: %s\nstderr: %s", r.stdout, r.stderr)
