@@ -49,7 +49,7 @@ func TestPlantedNpxPackage(t *testing.T) {
 	t.Cleanup(func() { os.RemoveAll(base) })
 	x := filepath.Join(base, "x")
 	mkdir(t, x)
-	for dir, mode := range map[string]os.FileMode{base: 0o755, x: 0o1777} {
+	for dir, mode := range map[string]os.FileMode{base: 0o755, x: 0o777 | os.ModeSticky} {
 		if err := os.Chmod(dir, mode); err != nil {
 			t.Fatal(err)
 		}

@@ -23,7 +23,7 @@ func TestSessionStartChecksTheGuestCanReach(t *testing.T) {
 	guest := newLocalUser(t, filepath.Dir(g.shared))
 	closed := filepath.Join(filepath.Dir(g.shared), "closed")
 	mkdir(t, filepath.Join(closed, "tmp"))
-	if err := os.Chmod(filepath.Join(closed, "tmp"), 0o1777); err != nil {
+	if err := os.Chmod(filepath.Join(closed, "tmp"), 0o777|os.ModeSticky); err != nil {
 		t.Fatal(err)
 	}
 	r := g.run([]string{"TMPDIR=" + filepath.Join(closed, "tmp")}, "session", "start", "--agent", "narrow", "--user", guest.name)

@@ -88,7 +88,7 @@ func worldWritable(t *testing.T) (base, x string) {
 	x = filepath.Join(base, "x")
 	must(t, os.Chmod(base, 0o755))
 	must(t, os.Mkdir(x, 0o755))
-	must(t, os.Chmod(x, 0o1777))
+	must(t, os.Chmod(x, 0o777|os.ModeSticky))
 	return base, x
 }
 
