@@ -1,7 +1,8 @@
 // Package redact keeps secret values out of what mcp prints and logs. A
 // Set holds the values, each with the forms it takes once escaped or
-// encoded, and replaces every occurrence of any of them with Mask in the
-// text, errors and writes that go through it.
+// encoded, and replaces every occurrence of any of them that stands as a
+// whole token with Mask in the text, errors and writes that go through it.
+// Which values are secret is for its callers to say (manifests.AddSecrets).
 package redact
 
 import (
@@ -9,7 +10,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -109,36 +109,25 @@ func jsonInner(v string, escapeHTML bool) string {
 	return inner(strings.TrimSuffix(b.String(), "\n"))
 }
 
-// Text is t with every occurrence of a secret replaced by Mask. Where
-// secrets overlap or touch (one inside another, one running into the
-// next), the whole run becomes one Mask, so no part of any is left.
+// Text is t with every occurrence of a secret replaced by Mask, where it
+// stands as a whole token (see wholeTokens): a secret "info" leaves
+// "getaddrinfo" as it is. Where secrets overlap or touch (one inside
+// another, one running into the next), the whole run becomes one Mask, so
+// no part of any is left.
 func (s *Set) Text(t string) string {
 	if s == nil {
 		return t
 	}
-	s.mu.RLock()
-	var spans [][2]int
-	for _, v := range s.vals {
-		for i := 0; ; {
-			j := strings.Index(t[i:], v)
-			if j < 0 {
-				break
-			}
-			spans = append(spans, [2]int{i + j, i + j + len(v)})
-			i += j + 1
-		}
-	}
-	s.mu.RUnlock()
+	spans := wholeTokens(t, s.find(t))
 	if len(spans) == 0 {
 		return t
 	}
-	slices.SortFunc(spans, func(a, b [2]int) int { return a[0] - b[0] })
 	var b strings.Builder
 	last := 0 // end of what has been written or masked
 	for i := 0; i < len(spans); {
-		start, end := spans[i][0], spans[i][1]
-		for i++; i < len(spans) && spans[i][0] <= end; i++ {
-			end = max(end, spans[i][1])
+		start, end := spans[i].start, spans[i].end
+		for i++; i < len(spans) && spans[i].start <= end; i++ {
+			end = max(end, spans[i].end)
 		}
 		b.WriteString(t[last:start])
 		b.WriteString(Mask)
@@ -146,6 +135,24 @@ func (s *Set) Text(t string) string {
 	}
 	b.WriteString(t[last:])
 	return b.String()
+}
+
+// find is every occurrence in t of every form of every secret.
+func (s *Set) find(t string) []span {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var spans []span
+	for _, v := range s.vals {
+		for i := 0; ; {
+			j := strings.Index(t[i:], v)
+			if j < 0 {
+				break
+			}
+			spans = append(spans, span{i + j, i + j + len(v)})
+			i += j + 1
+		}
+	}
+	return spans
 }
 
 // Error is err with its message passed through Text; errors.Is and
