@@ -467,9 +467,8 @@ func (u *conn) ListTools(ctx context.Context) ([]catalog.Tool, error) {
 			u.setHint(res.TTLMs, res.CacheScope)
 		}
 		for _, r := range res.Tools {
-			t, err := catalog.DecodeTool(u.server, r)
-			if err != nil {
-				u.log.Warn("skipping a tool the server described badly", "err", err)
+			t, ok := u.decodeTool(r)
+			if !ok {
 				continue
 			}
 			if seen[t.Name] {

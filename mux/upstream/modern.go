@@ -143,11 +143,13 @@ func (u *conn) discover(ctx context.Context) error {
 	if !slices.Contains(res.SupportedVersions, u.modern.revision) {
 		return fmt.Errorf("server/discover: the server supports %v, not %s", res.SupportedVersions, u.modern.revision)
 	}
-	u.instructions = res.Instructions
+	// What the server says of itself is kept without the connection's
+	// secrets, before anything else sees it.
+	u.instructions = u.secret.Text(res.Instructions)
 	u.listChanged = res.Capabilities.Tools != nil && res.Capabilities.Tools.ListChanged
 	u.serverCaps = res.Capabilities
 	u.logging = res.Capabilities.Logging != nil
-	u.log.Debug("discovered", "protocol", u.modern.revision, "serverInfo", string(res.Meta[mcp.MetaKeyServerInfo]))
+	u.log.Debug("discovered", "protocol", u.modern.revision, "serverInfo", u.secret.Text(string(res.Meta[mcp.MetaKeyServerInfo])))
 	return nil
 }
 
@@ -195,7 +197,7 @@ type CacheHint struct {
 const maxHintTTL = 24 * time.Hour
 
 func (u *conn) setHint(ttlMs *int64, scope string) {
-	h := CacheHint{Scope: printable(scope, 32)}
+	h := CacheHint{Scope: printable(u.secret.Text(scope), 32)}
 	if ttlMs != nil {
 		d := time.Duration(max(0, min(*ttlMs, int64(maxHintTTL/time.Millisecond)))) * time.Millisecond
 		h.TTL = &d

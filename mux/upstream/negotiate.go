@@ -185,9 +185,12 @@ func (u *conn) initialize(ctx context.Context, opts Options) error {
 	if err := u.tr.SendNotification(ctx, n); err != nil {
 		return transport.NewError(fmt.Errorf("failed to send initialized notification: %w", err))
 	}
-	u.instructions, u.revision = res.Instructions, res.ProtocolVersion
+	// What the server says of itself is kept without the connection's
+	// secrets, before anything else sees it.
+	u.instructions, u.revision = u.secret.Text(res.Instructions), res.ProtocolVersion
 	u.serverCaps = res.Capabilities
 	u.logging = res.Capabilities.Logging != nil
-	u.log.Debug("initialized", "protocol", res.ProtocolVersion, "name", res.ServerInfo.Name, "version", res.ServerInfo.Version)
+	u.log.Debug("initialized", "protocol", res.ProtocolVersion,
+		"name", u.secret.Text(res.ServerInfo.Name), "version", u.secret.Text(res.ServerInfo.Version))
 	return nil
 }
