@@ -24,10 +24,11 @@ import (
 type Cache struct{ dir string }
 
 // cacheFormat is the format of the entries Store writes. An entry of
-// another format is as good as none: it was written before the model knew
-// fields that its tools may have (a tool's taskSupport), and the next list
-// replaces it.
-const cacheFormat = 2
+// another format is as good as none, and the next list replaces it: it was
+// written before the model knew fields that its tools may have (a tool's
+// taskSupport), or (format 2) before a server's instructions and tools
+// went without the recipe's secrets.
+const cacheFormat = 3
 
 // CacheEntry is one server's tool list.
 type CacheEntry struct {

@@ -29,4 +29,13 @@ func TestCache_Load(t *testing.T) {
 	if e := c.Load("old"); e != nil {
 		t.Errorf("Load of an entry of the old format = %+v, want nil", e)
 	}
+	// One of format 2 was written before a server's metadata went without
+	// the recipe's secrets, and may hold them.
+	two := `{"format":2,"server":"s","fetched":"2026-01-01T00:00:00Z","instructions":"use sk-live-0123456789abcdef","tools":[]}`
+	if err := os.WriteFile(filepath.Join(c.Dir(), "two.json"), []byte(two), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if e := c.Load("two"); e != nil {
+		t.Errorf("Load of an entry of format 2 = %+v, want nil", e)
+	}
 }
