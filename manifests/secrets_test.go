@@ -33,13 +33,16 @@ func TestEndpoint_AddSecrets(t *testing.T) {
 	}
 }
 
-// What a ${VAR} expanded to is a secret in every field, a default is not,
-// and variables that no ${VAR} names are not.
+// What a ${VAR} expanded to is a secret, in every field, when the
+// variable's name says so or the value looks like a credential (a URL
+// adding its credentials); a default is not, and variables that no ${VAR}
+// names are not.
 func TestEndpoint_ExpandSecrets(t *testing.T) {
-	env := map[string]string{"TOKEN": "arg-token-1", "HOST": "internal.example", "UNUSED": "unused-value"}
+	env := map[string]string{"TOKEN": "arg-token-1", "HOST": "internal.example", "UNUSED_KEY": "unused-value",
+		"OPENAI": "sk-AbCdEf0123456789xyz", "DB": "postgres://u:pw0rd-1@db.example/x", "LEVEL": "info"}
 	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
-	ep := Endpoint{ID: "x", Command: "server", Args: []string{"--token=${TOKEN}", "--mode=${MODE:-quick-default}"},
-		Env: map[string]string{"SERVICE": "https://${HOST}/api"}}
+	ep := Endpoint{ID: "x", Command: "server", Args: []string{"--token=${TOKEN}", "--mode=${MODE:-quick-default}", "--key=${OPENAI}", "--db=${DB}"},
+		Env: map[string]string{"SERVICE": "https://${HOST}/api", "VERBOSITY": "${LEVEL}"}}
 	var s redact.Set
 	out, err := ep.ExpandSecrets(lookup, &s)
 	if err != nil {
@@ -48,8 +51,10 @@ func TestEndpoint_ExpandSecrets(t *testing.T) {
 	if out.Args[0] != "--token=arg-token-1" {
 		t.Errorf("args = %q", out.Args)
 	}
-	got := s.Text("--token=arg-token-1 on internal.example (env https://internal.example/api), --mode=quick-default, unused-value")
-	want := "--token=[redacted] on [redacted] (env [redacted]), --mode=quick-default, unused-value"
+	got := s.Text("--token=arg-token-1 on internal.example (env https://internal.example/api), --mode=quick-default, unused-value, " +
+		"--key=sk-AbCdEf0123456789xyz --db=postgres://u:pw0rd-1@db.example/x at level info")
+	want := "--token=[redacted] on internal.example (env https://internal.example/api), --mode=quick-default, unused-value, " +
+		"--key=[redacted] --db=postgres://u:[redacted]@db.example/x at level info"
 	if got != want {
 		t.Errorf("Text = %q, want %q", got, want)
 	}

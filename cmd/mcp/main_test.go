@@ -344,6 +344,9 @@ func fakeServer() {
 	if os.Getenv("FAKE_LOGS") == "1" {
 		addLoggingTools(s)
 	}
+	if os.Getenv("FAKE_LEAKY_META") == "1" {
+		addLeakyMetaTools(s)
+	}
 	fakeEvent(fmt.Sprintf("pid %d", os.Getpid()))
 	if os.Getenv("FAKE_GRANDCHILD") == "1" {
 		child := exec.Command("sleep", "300")
