@@ -21,8 +21,8 @@ const authMark = "@AUTHORIZATION@"
 // handshake and 2026-07-28), an MCP server that repeats the Authorization
 // header of each request in what it says about itself, as a careless
 // server would: its instructions, and the title, description, a
-// parameter's description and default of its tool "lookup". It returns
-// the endpoint's URL.
+// parameter's description and default of its tool "lookup". It answers
+// POSTs only. It returns the endpoint's URL.
 func EchoAuth(t testing.TB) string {
 	s := server.NewMCPServer("echoauth", "1.0.0", server.WithInstructions("Send "+authMark+" with every request."))
 	s.AddTool(mcp.NewTool("lookup", mcp.WithToolTitle("Lookup as "+authMark),
@@ -34,7 +34,8 @@ func EchoAuth(t testing.TB) string {
 	h := server.NewStreamableHTTPServer(s, server.WithStateLess(true))
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
-			h.ServeHTTP(w, r)
+			// No stream of its own: nothing holds a connection open.
+			http.Error(w, "only POST", http.StatusMethodNotAllowed)
 			return
 		}
 		rec := httptest.NewRecorder()
@@ -46,6 +47,9 @@ func EchoAuth(t testing.TB) string {
 		w.WriteHeader(rec.Code)
 		_, _ = w.Write(body)
 	}))
-	t.Cleanup(ts.Close)
+	t.Cleanup(func() {
+		ts.CloseClientConnections()
+		ts.Close()
+	})
 	return ts.URL + "/mcp"
 }
