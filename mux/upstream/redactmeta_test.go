@@ -3,6 +3,7 @@ package upstream
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"net/http/httptest"
 	"strings"
@@ -146,4 +147,31 @@ func TestSetHint_withoutSecrets(t *testing.T) {
 	if got := u.CacheHint().Scope; got != redact.Mask {
 		t.Errorf("scope = %q", got)
 	}
+}
+
+// FuzzRedactJSON: whatever JSON a server sends and whatever the secrets,
+// redactJSON never panics, refuses only JSON that still holds a secret,
+// and what it gives back is valid JSON in which the set finds nothing.
+func FuzzRedactJSON(f *testing.F) {
+	f.Add(`{"d": "key hunter22", "n": 987654321}`, "hunter22", "987654321")
+	f.Add(`{"d": "key abcd", "e": "f"}`, `abcd"`, "")
+	f.Add(`["\u0068unter22", "x\nhunter22"]`, "hunter22", `"x`)
+	f.Add(`{"enum":[12345678,"ab"]}`, `12345678,"ab`, "")
+	f.Fuzz(func(t *testing.T, raw, a, b string) {
+		if !json.Valid([]byte(raw)) {
+			return
+		}
+		var s redact.Set
+		s.Add(a, b)
+		out, err := redactJSON(json.RawMessage(raw), s.Text)
+		if err != nil {
+			if !errors.Is(err, errSecretInJSON) {
+				t.Fatalf("redactJSON(%s): %v", raw, err)
+			}
+			return
+		}
+		if !json.Valid(out) || s.Text(string(out)) != string(out) {
+			t.Fatalf("redactJSON(%s) = %s", raw, out)
+		}
+	})
 }
