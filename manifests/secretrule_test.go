@@ -75,6 +75,10 @@ func TestEndpoint_AddSecrets_byName(t *testing.T) {
 	for _, v := range env {
 		mustHide(t, s, v)
 	}
+	// A switch is no secret, whatever the name of the variable.
+	s = secretsOf(Endpoint{ID: "x", Command: "server", Env: map[string]string{
+		"AUTH_ENABLED": "true", "USE_OAUTH": "False", "SESSION_STORE": "disabled", "KEY_CACHE": "enabled", "TOKEN_FILE": "none", "PASS_THROUGH": "null"}})
+	mustShow(t, s, "true", "False", "disabled", "enabled", "none", "null")
 }
 
 // A value that looks like a credential is secret whatever its variable is

@@ -12,9 +12,10 @@ import (
 
 // AddSecrets adds to s the values of e, an expanded endpoint, that must
 // never be shown:
-//   - an env value whose variable's name says it is secret (secretName),
-//     or that looks like a credential (credentialLike), and the user info
-//     and query values of an env value that is a URL;
+//   - an env value whose variable's name says it is secret (secretName)
+//     unless it is a switch (true, disabled), or that looks like a
+//     credential (credentialLike), and the user info and query values of
+//     an env value that is a URL;
 //   - every header value, and the credentials in it, but those of the
 //     headers that carry none (plainHeaders), which count only when they
 //     look like a credential;
@@ -66,10 +67,14 @@ func (e Endpoint) ExpandSecrets(lookup func(string) (string, bool), s *redact.Se
 	return out, nil
 }
 
+// switches are values that turn something on or off: never a secret,
+// whatever the variable is called (AUTH_ENABLED=true).
+var switches = map[string]bool{"true": true, "false": true, "enabled": true, "disabled": true, "none": true, "null": true}
+
 // addValue adds the value v of the variable name when it is secret, and
 // the credentials it carries when it is a URL.
 func addValue(s *redact.Set, name, v string) {
-	if secretName(name) || credentialLike(v) {
+	if secretName(name) && !switches[strings.ToLower(v)] || credentialLike(v) {
 		s.Add(v)
 	}
 	if strings.Contains(v, "://") {
