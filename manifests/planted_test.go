@@ -3,70 +3,16 @@
 package manifests
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"os"
-	"os/exec"
-	"os/user"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/mcpsh/mcp/internal/exit"
+	"github.com/mcpsh/mcp/internal/testenv/localuser"
 )
-
-// stranger is a real second local user, made for one test and deleted
-// after it, who owns what it plants.
-type stranger struct {
-	name     string
-	uid, gid int
-}
-
-func newStranger(t *testing.T) *stranger {
-	t.Helper()
-	if os.Getuid() != 0 {
-		t.Fatal("this test plants files as a second local user, which needs root to create (CI runs as root)")
-	}
-	var b [4]byte
-	_, _ = rand.Read(b[:])
-	name := "mcpt" + hex.EncodeToString(b[:])
-	if out, err := exec.Command("useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", name).CombinedOutput(); err != nil {
-		t.Fatalf("useradd %s: %v\n%s", name, err, out)
-	}
-	t.Cleanup(func() {
-		if out, err := exec.Command("userdel", name).CombinedOutput(); err != nil {
-			t.Errorf("userdel %s: %v\n%s", name, err, out)
-		}
-	})
-	u, err := user.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &stranger{name: name}
-	s.uid, _ = strconv.Atoi(u.Uid)
-	s.gid, _ = strconv.Atoi(u.Gid)
-	return s
-}
-
-// plant writes a file of the stranger's.
-func (s *stranger) plant(t *testing.T, path, data string) {
-	t.Helper()
-	writeTree(t, filepath.Dir(path), map[string]string{filepath.Base(path): data})
-	s.take(t, path)
-}
-
-// take gives path (itself, not where a symlink leads) to the stranger.
-func (s *stranger) take(t *testing.T, path string) {
-	t.Helper()
-	if err := os.Lchown(path, s.uid, s.gid); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func (s *stranger) owner() string { return s.name + " (uid " + strconv.Itoa(s.uid) + ")" }
 
 // sharedWork makes a directory of the given mode that everyone may write,
 // and in it work, a directory of the user's own; it returns both.
@@ -88,7 +34,7 @@ const plantedPkg = `{"pi": {"mcp": {"manifests": ["planted.json"], "servers": [{
 // not JSON at all. One that would not have been a recipe anyway (valid,
 // without pi.mcp) is passed over without a word.
 func TestFindRoot_PlantedPackageJSON(t *testing.T) {
-	s := newStranger(t)
+	s := localuser.New(t)
 	for _, mode := range []os.FileMode{0o777 | os.ModeSticky, 0o777} {
 		for _, tc := range []struct{ name, data string }{
 			{"recipe", plantedPkg},
@@ -98,12 +44,12 @@ func TestFindRoot_PlantedPackageJSON(t *testing.T) {
 			t.Run(mode.String()+"/"+tc.name, func(t *testing.T) {
 				shared, work := sharedWork(t, mode)
 				pkg := filepath.Join(shared, "package.json")
-				s.plant(t, pkg, tc.data)
+				s.WriteFile(t, pkg, tc.data)
 				loc, err := Locate(work)
 				if err != nil || !loc.User || loc.Root != work {
 					t.Fatalf("Locate = %+v, %v; want the user's own configuration in %s", loc, err, work)
 				}
-				want := []string{pkg + ": passed over: it is owned by " + s.owner() + ", not by you or root"}
+				want := []string{pkg + ": passed over: it is owned by " + s.Owner() + ", not by you or root"}
 				if tc.name == "no pi.mcp" {
 					want = nil
 				}
@@ -118,16 +64,16 @@ func TestFindRoot_PlantedPackageJSON(t *testing.T) {
 // A symlink another user made in a sticky directory is theirs, wherever it
 // leads: even to the user's own recipe.
 func TestFindRoot_PlantedSymlink(t *testing.T) {
-	s := newStranger(t)
+	s := localuser.New(t)
 	shared, work := sharedWork(t, 0o777|os.ModeSticky)
 	own := newRecipe(t, map[string]string{"package.json": plantedPkg})
 	link := filepath.Join(shared, "package.json")
 	if err := os.Symlink(filepath.Join(own, "package.json"), link); err != nil {
 		t.Fatal(err)
 	}
-	s.take(t, link)
+	s.Chown(t, link)
 	loc, err := Locate(work)
-	want := []string{link + ": passed over: it is a symlink owned by " + s.owner() + ", not by you or root"}
+	want := []string{link + ": passed over: it is a symlink owned by " + s.Owner() + ", not by you or root"}
 	if err != nil || !loc.User || !slices.Equal(loc.PassedOver, want) {
 		t.Errorf("Locate = %+v, %v; want the user's own configuration, passed over %q", loc, err, want)
 	}
@@ -136,13 +82,13 @@ func TestFindRoot_PlantedSymlink(t *testing.T) {
 // The user's own recipe under a directory another user owns could be
 // renamed away and replaced: it is passed over.
 func TestFindRoot_UnderAnotherUsersDir(t *testing.T) {
-	s := newStranger(t)
+	s := localuser.New(t)
 	theirs := filepath.Join(t.TempDir(), "theirs")
 	root := filepath.Join(theirs, "recipe")
 	writeTree(t, root, map[string]string{"package.json": plantedPkg})
-	s.take(t, theirs)
+	s.Chown(t, theirs)
 	loc, err := Locate(root)
-	want := []string{filepath.Join(root, "package.json") + ": passed over: it is under " + theirs + ", which is owned by " + s.owner() + ", not by you or root"}
+	want := []string{filepath.Join(root, "package.json") + ": passed over: it is under " + theirs + ", which is owned by " + s.Owner() + ", not by you or root"}
 	if err != nil || !loc.User || !slices.Equal(loc.PassedOver, want) {
 		t.Errorf("Locate = %+v, %v; want passed over %q", loc, err, want)
 	}
@@ -182,21 +128,21 @@ func TestFindRoot_OwnPackageJSON(t *testing.T) {
 // Trust refuses it, naming the file and its owner, and records nothing.
 func TestLoadUser_PlantedProjectFile(t *testing.T) {
 	store := trustHome(t)
-	s := newStranger(t)
+	s := localuser.New(t)
 	shared, _ := sharedWork(t, 0o777|os.ModeSticky)
-	s.plant(t, filepath.Join(shared, ".mcp.json"), `{"mcpServers": {"planted": {"command": "p"}}}`)
+	s.WriteFile(t, filepath.Join(shared, ".mcp.json"), `{"mcpServers": {"planted": {"command": "p"}}}`)
 	r, err := Read(shared, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := ".mcp.json: ignored: it is owned by " + s.owner() + ", not by you or root"
+	want := ".mcp.json: ignored: it is owned by " + s.Owner() + ", not by you or root"
 	if _, read := r.Endpoints["planted"]; read || !slices.Equal(r.Warnings, []string{want}) {
 		t.Errorf("endpoints %v, warnings %q; want none, and %q", r.Endpoints, r.Warnings, want)
 	}
 	_, err = Trust(shared, true)
 	var ue *UnsafeError
 	if !errors.As(err, &ue) || exit.Code(err) != exit.Config ||
-		err.Error() != "cannot trust "+resolveDir(shared)+": .mcp.json is owned by "+s.owner()+", not by you or root" {
+		err.Error() != "cannot trust "+resolveDir(shared)+": .mcp.json is owned by "+s.Owner()+", not by you or root" {
 		t.Errorf("Trust: %v (exit %d)", err, exit.Code(err))
 	}
 	if _, err := os.Stat(store); !errors.Is(err, os.ErrNotExist) {
@@ -229,15 +175,15 @@ func TestLoadUser_UnderWritableDir(t *testing.T) {
 // untrusted, its file named as changed.
 func TestTrust_PlantedRecipeFile(t *testing.T) {
 	trustHome(t)
-	s := newStranger(t)
+	s := localuser.New(t)
 	root := trustRecipe(t)
 	if _, err := Trust(root, false); err != nil {
 		t.Fatal(err)
 	}
-	s.take(t, filepath.Join(root, "mcp.json"))
+	s.Chown(t, filepath.Join(root, "mcp.json"))
 
 	r := mustLoad(t, root, false, "mcp.json")
-	why := "mcp.json is owned by " + s.owner() + ", not by you or root"
+	why := "mcp.json is owned by " + s.Owner() + ", not by you or root"
 	if got := r.Endpoints["contacts"].Refusal(); got == nil ||
 		got.Error() != "server contacts comes from "+resolveDir(root)+", which cannot be trusted: "+why {
 		t.Errorf("refusal %v", got)
@@ -259,12 +205,12 @@ func TestTrust_PlantedRecipeFile(t *testing.T) {
 // trust.json in it) trusts nothing, and is not written.
 func TestTrustStore_DirOfStranger(t *testing.T) {
 	store := trustHome(t)
-	s := newStranger(t)
+	s := localuser.New(t)
 	root := trustRecipe(t)
 	if _, err := Trust(root, false); err != nil {
 		t.Fatal(err)
 	}
-	s.take(t, filepath.Dir(store))
+	s.Chown(t, filepath.Dir(store))
 	checkUnusable(t, store, root, "is in "+filepath.Dir(store)+", which is not owned by the current user")
 }
 
@@ -272,10 +218,10 @@ func TestTrustStore_DirOfStranger(t *testing.T) {
 // any time: the recipe cannot be trusted while it runs it.
 func TestTrust_PlantedScript(t *testing.T) {
 	trustHome(t)
-	s := newStranger(t)
+	s := localuser.New(t)
 	root, _ := scriptsRecipe(t)
-	s.take(t, filepath.Join(root, "server.sh"))
-	why := "server.sh is owned by " + s.owner() + ", not by you or root"
+	s.Chown(t, filepath.Join(root, "server.sh"))
+	why := "server.sh is owned by " + s.Owner() + ", not by you or root"
 	r := mustLoad(t, root, false)
 	if got := r.Endpoints["sh"].Refusal(); got == nil || !strings.HasSuffix(got.Error(), "which cannot be trusted: "+why) {
 		t.Errorf("refusal %v", got)

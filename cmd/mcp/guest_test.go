@@ -3,56 +3,35 @@
 package main
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"io"
 	"os"
 	"os/exec"
-	"os/user"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/mcpsh/mcp/internal/exit"
+	"github.com/mcpsh/mcp/internal/testenv/localuser"
 	"github.com/mcpsh/mcp/mux"
 )
 
-// localUser is a real second user, made for one test and deleted after it.
+// localUser is a real second user with a home of its own, made for one
+// test and deleted after it.
 type localUser struct {
-	name     string
-	uid, gid int
-	home     string
+	*localuser.User
+	home string
 }
 
 // newLocalUser adds a system user with a home of its own under dir.
 func newLocalUser(t *testing.T, dir string) *localUser {
 	t.Helper()
-	var b [4]byte
-	_, _ = rand.Read(b[:])
-	name := "mcpt" + hex.EncodeToString(b[:])
-	if out, err := exec.Command("useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", name).CombinedOutput(); err != nil {
-		t.Fatalf("useradd %s: %v\n%s", name, err, out)
-	}
-	t.Cleanup(func() {
-		if out, err := exec.Command("userdel", name).CombinedOutput(); err != nil {
-			t.Errorf("userdel %s: %v\n%s", name, err, out)
-		}
-	})
-	u, err := user.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lu := &localUser{name: name, home: filepath.Join(dir, name)}
-	lu.uid, _ = strconv.Atoi(u.Uid)
-	lu.gid, _ = strconv.Atoi(u.Gid)
+	u := localuser.New(t)
+	lu := &localUser{User: u, home: filepath.Join(dir, u.Name)}
 	mkdir(t, filepath.Join(lu.home, "tmp"))
 	for _, p := range []string{lu.home, filepath.Join(lu.home, "tmp")} {
-		if err := os.Chown(p, lu.uid, lu.gid); err != nil {
-			t.Fatal(err)
-		}
+		u.Chown(t, p)
 	}
 	return lu
 }
@@ -125,7 +104,7 @@ func (g *guestEnv) as(u *localUser, env []string, argv ...string) result {
 	}
 	cmd.Dir = u.home
 	cmd.Env = append([]string{"PATH=" + filepath.Dir(g.bin) + ":/usr/bin:/bin", "HOME=" + u.home, "TMPDIR=" + filepath.Join(u.home, "tmp")}, env...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(u.uid), Gid: uint32(u.gid)}}
+	cmd.SysProcAttr = u.SysProcAttr()
 	return runProcess(g.t, cmd)
 }
 
@@ -140,12 +119,12 @@ func TestSessionForAnotherUser(t *testing.T) {
 	guest, stranger := newLocalUser(t, filepath.Dir(g.shared)), newLocalUser(t, filepath.Dir(g.shared))
 	g.must("call", "fake.echo", "message=warm") // the host's own multiplexer and catalog cache
 
-	r := g.run([]string{"TMPDIR=" + g.shared}, "session", "start", "--agent", "narrow", "--user", guest.name)
+	r := g.run([]string{"TMPDIR=" + g.shared}, "session", "start", "--agent", "narrow", "--user", guest.Name)
 	env, ok := strings.CutPrefix(strings.TrimSpace(r.stdout), "export MCP_SESSION=")
 	if r.code != 0 || !ok {
 		t.Fatalf("session start --user: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
-	if !strings.Contains(r.stderr, "user "+guest.name+" needs only MCP_SESSION="+env) || !strings.Contains(r.stderr, "in a container running as uid "+strconv.Itoa(guest.uid)) {
+	if !strings.Contains(r.stderr, "user "+guest.Name+" needs only MCP_SESSION="+env) || !strings.Contains(r.stderr, "in a container running as uid "+strconv.Itoa(guest.UID)) {
 		t.Errorf("session start does not say what the other user needs:\n%s", r.stderr)
 	}
 	id, socket, _ := strings.Cut(env, "@")
@@ -178,7 +157,7 @@ func TestSessionForAnotherUser(t *testing.T) {
 	writeFile(t, filepath.Join(g.root, "package.json"), strings.Replace(muxPackage, `"servers": [`,
 		`"servers": [{"id": "ledger", "required": true, "tools": {"include": ["*"]}}, `, 1))
 	g.trust()
-	if r := g.run([]string{"TMPDIR=" + g.shared}, "session", "start", "--user", guest.name); r.code == 0 || !strings.Contains(r.stderr, "required server ledger") {
+	if r := g.run([]string{"TMPDIR=" + g.shared}, "session", "start", "--user", guest.Name); r.code == 0 || !strings.Contains(r.stderr, "required server ledger") {
 		t.Fatalf("session start with an unbindable required server: exit %d, %q", r.code, r.stderr)
 	}
 	if left, _ := filepath.Glob(filepath.Join(g.shared, "mcp-session-*")); len(left) > 0 {

@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -30,7 +29,7 @@ const guestPackage = `{"name": "muxtest", "pi": {"mcp": {"manifests": ["mcp.json
 // its id and socket.
 func (g *guestEnv) shareSession(agent string, guest *localUser) (id, socket string) {
 	g.t.Helper()
-	r := g.run([]string{"TMPDIR=" + g.shared}, "session", "start", "--agent", agent, "--user", guest.name)
+	r := g.run([]string{"TMPDIR=" + g.shared}, "session", "start", "--agent", agent, "--user", guest.Name)
 	env, ok := strings.CutPrefix(strings.TrimSpace(r.stdout), "export MCP_SESSION=")
 	if r.code != 0 || !ok {
 		g.t.Fatalf("session start --user: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
@@ -46,9 +45,7 @@ func (g *guestEnv) rawReplies(guest *localUser, socket string, reqs []string) []
 	g.t.Helper()
 	file := filepath.Join(guest.home, "requests")
 	writeFile(g.t, file, strings.Join(reqs, "\n")+"\n")
-	if err := os.Chown(file, guest.uid, guest.gid); err != nil {
-		g.t.Fatal(err)
-	}
+	guest.Chown(g.t, file)
 	r := g.as(guest, nil, "guest-probe-many", socket, file)
 	lines := strings.Split(strings.TrimRight(r.stdout, "\n"), "\n")
 	if r.code != 0 || len(lines) != len(reqs) {
@@ -246,7 +243,7 @@ func TestGuestLargeRequest(t *testing.T) {
 	// The CLI does not send what the multiplexer would refuse.
 	big := filepath.Join(guest.home, "big.json")
 	writeFile(t, big, `{"message":"`+strings.Repeat("x", 5<<20)+`"}`)
-	_ = os.Chown(big, guest.uid, guest.gid)
+	_ = os.Chown(big, guest.UID, guest.GID)
 	r = g.as(guest, []string{"MCP_SESSION=" + id + "@" + socket}, "mcp", "call", "fake.echo", "--args", "@"+big)
 	if r.code != exit.Usage || !strings.Contains(r.stderr, "mcp: error: the request is 5.0 MiB, and the multiplexer takes at most 4 MiB") {
 		t.Errorf("a call with 5 MiB of arguments: exit %d, stderr %.300q", r.code, r.stderr)
@@ -278,22 +275,8 @@ func TestSessionStopClosesGuestConnections(t *testing.T) {
 	guest := newLocalUser(t, filepath.Dir(g.shared))
 	id, socket := g.shareSession("narrow", guest)
 
-	cmd := exec.Command(g.bin, socket, "8")
-	cmd.Args[0] = "guest-probe-hold"
-	cmd.Dir, cmd.Env = guest.home, []string{"HOME=" + guest.home}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(guest.uid), Gid: uint32(guest.gid)}}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, lines := g.hold(guest, socket, 8)
 	defer cmd.Wait()
-	lines := bufio.NewScanner(out)
-	if !lines.Scan() || lines.Text() != "open" {
-		t.Fatalf("guest-probe-hold: %q", lines.Text())
-	}
 	start := time.Now()
 	if r := g.run(nil, "session", "stop", id); r.code != 0 {
 		t.Fatalf("session stop: exit %d, %q", r.code, r.stderr)
@@ -307,27 +290,38 @@ func TestSessionStopClosesGuestConnections(t *testing.T) {
 	}
 }
 
+// hold has guest open n connections to socket and send nothing on them
+// (guest-probe-hold), and returns the probe, once it has said "open",
+// with the rest of what it says.
+func (g *guestEnv) hold(guest *localUser, socket string, n int) (*exec.Cmd, *bufio.Scanner) {
+	g.t.Helper()
+	cmd := exec.Command(g.bin, socket, strconv.Itoa(n))
+	cmd.Args[0] = "guest-probe-hold"
+	cmd.Dir, cmd.Env = guest.home, []string{"HOME=" + guest.home}
+	cmd.SysProcAttr = guest.SysProcAttr()
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		g.t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		g.t.Fatal(err)
+	}
+	lines := bufio.NewScanner(out)
+	if !lines.Scan() || lines.Text() != "open" {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		g.t.Fatalf("guest-probe-hold: %q", lines.Text())
+	}
+	return cmd, lines
+}
+
 // A guest holds at most 32 connections at once: one more is answered so
 // and closed, and once the guest lets some go, it is served again.
 func TestGuestConnectionBound(t *testing.T) {
 	g := newGuestEnv(t)
 	guest := newLocalUser(t, filepath.Dir(g.shared))
 	id, socket := g.shareSession("narrow", guest)
-	cmd := exec.Command(g.bin, socket, "32")
-	cmd.Args[0] = "guest-probe-hold"
-	cmd.Dir, cmd.Env = guest.home, []string{"HOME=" + guest.home}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(guest.uid), Gid: uint32(guest.gid)}}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	lines := bufio.NewScanner(out)
-	if !lines.Scan() || lines.Text() != "open" {
-		t.Fatalf("guest-probe-hold: %q", lines.Text())
-	}
+	cmd, _ := g.hold(guest, socket, 32)
 	call := rawRequest(id, "call", "server", "tool", "args")
 	if reply := g.rawReplies(guest, socket, []string{call})[0]; !strings.Contains(reply, "the session's guest has 32 connections open already") {
 		t.Errorf("a 33rd connection of the guest: %s", reply)

@@ -4,26 +4,12 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/mcpsh/mcp/internal/testenv"
 )
-
-// plantAs runs a shell script as u, in dir.
-func plantAs(t *testing.T, u *localUser, dir, script string) {
-	t.Helper()
-	cmd := exec.Command("/bin/sh", "-ec", script)
-	cmd.Dir = dir
-	cmd.Env = []string{"PATH=/usr/bin:/bin"}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(u.uid), Gid: uint32(u.gid)}}
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("as %s: %v\n%s", u.name, err, out)
-	}
-}
 
 const everythingSpec = "@modelcontextprotocol/server-everything@2026.8.31"
 
@@ -57,7 +43,7 @@ func TestPlantedNpxPackage(t *testing.T) {
 	attacker := newLocalUser(t, base)
 	marker := filepath.Join(base, "planted-ran") // only the host may write here
 	pkg := "node_modules/@modelcontextprotocol/server-everything"
-	plantAs(t, attacker, x, `
+	attacker.Sh(t, x, `
 mkdir -p node_modules/.bin `+pkg+`/dist
 printf '%s' '{"name":"@modelcontextprotocol/server-everything","version":"2026.8.31","bin":{"mcp-server-everything":"dist/index.js"}}' > `+pkg+`/package.json
 printf '#!/bin/sh\necho planted >> `+marker+`\n' > `+pkg+`/dist/index.js
@@ -87,7 +73,7 @@ ln -s ../@modelcontextprotocol/server-everything/dist/index.js node_modules/.bin
 	}{
 		{"with-package-json", map[string]string{"package.json": recipe, "mcp.json": manifest}, true, ""},
 		{"without-package-json", map[string]string{".mcp.json": manifest}, true,
-			filepath.Join(x, "node_modules") + " is owned by " + attacker.name},
+			filepath.Join(x, "node_modules") + " is owned by " + attacker.Name},
 		{"own", map[string]string{"package.json": recipe, "mcp.json": manifest}, false, ""},
 	} {
 		r := *m

@@ -3,68 +3,17 @@
 package main
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"os"
 	"os/exec"
-	"os/user"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/mcpsh/mcp/internal/exit"
+	"github.com/mcpsh/mcp/internal/testenv/localuser"
 )
-
-// planter is a real second local user who plants files where others can
-// write, made for one test and deleted after it.
-type planter struct {
-	name     string
-	uid, gid int
-}
-
-func newPlanter(t *testing.T) *planter {
-	t.Helper()
-	if os.Getuid() != 0 {
-		t.Fatal("this test plants files as a second local user, which needs root to create (CI runs as root)")
-	}
-	var b [4]byte
-	_, _ = rand.Read(b[:])
-	name := "mcpt" + hex.EncodeToString(b[:])
-	if out, err := exec.Command("useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", name).CombinedOutput(); err != nil {
-		t.Fatalf("useradd %s: %v\n%s", name, err, out)
-	}
-	t.Cleanup(func() {
-		if out, err := exec.Command("userdel", name).CombinedOutput(); err != nil {
-			t.Errorf("userdel %s: %v\n%s", name, err, out)
-		}
-	})
-	u, err := user.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &planter{name: name}
-	p.uid, _ = strconv.Atoi(u.Uid)
-	p.gid, _ = strconv.Atoi(u.Gid)
-	return p
-}
-
-// plant writes a file owned by p, as p would have written it.
-func (p *planter) plant(t *testing.T, path, data string) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chown(path, p.uid, p.gid); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// owner is how mcp names p as the owner of a file.
-func (p *planter) owner() string { return p.name + " (uid " + strconv.Itoa(p.uid) + ")" }
 
 // sharedDir is a directory where everyone may write (mode is 01777 or
 // 0777), holding work, a directory of the user's own with their .mcp.json.
@@ -91,10 +40,10 @@ func newSharedDir(t *testing.T, mode os.FileMode) *sharedDir {
 
 // plantRecipe makes the shared directory a recipe of p's, whose server
 // would leave the marker file if it ever ran.
-func (s *sharedDir) plantRecipe(p *planter) {
-	p.plant(s.t, filepath.Join(s.shared, "package.json"),
+func (s *sharedDir) plantRecipe(p *localuser.User) {
+	p.WriteFile(s.t, filepath.Join(s.shared, "package.json"),
 		`{"pi": {"mcp": {"manifests": ["planted.json"], "servers": [{"id": "planted", "tools": {"include": ["*"]}}]}}}`)
-	p.plant(s.t, filepath.Join(s.shared, "planted.json"), s.plantedServers())
+	p.WriteFile(s.t, filepath.Join(s.shared, "planted.json"), s.plantedServers())
 }
 
 func (s *sharedDir) plantedServers() string {
@@ -117,8 +66,8 @@ func (s *sharedDir) noMarker() {
 }
 
 // passedOver is the one warning line about a package.json passed over.
-func passedOver(path string, p *planter) string {
-	return "mcp: warning: " + path + ": passed over: it is owned by " + p.owner() + ", not by you or root\n"
+func passedOver(path string, p *localuser.User) string {
+	return "mcp: warning: " + path + ": passed over: it is owned by " + p.Owner() + ", not by you or root\n"
 }
 
 // A package.json that another user planted in a directory above the
@@ -127,7 +76,7 @@ func passedOver(path string, p *planter) string {
 // records only the user's file, and the planted server never runs.
 func TestPlantedPackageJSON(t *testing.T) {
 	s := newSharedDir(t, 0o777|os.ModeSticky)
-	p := newPlanter(t)
+	p := localuser.New(t)
 	s.plantRecipe(p)
 	warning := passedOver(filepath.Join(s.shared, "package.json"), p)
 
@@ -151,36 +100,36 @@ func TestPlantedPackageJSON(t *testing.T) {
 	}
 
 	// The planted directory itself, as DIR or as --recipe, is not trusted.
-	p.plant(t, filepath.Join(s.shared, ".mcp.json"), s.plantedServers())
+	p.WriteFile(t, filepath.Join(s.shared, ".mcp.json"), s.plantedServers())
 	r = s.in(s.work, "trust", s.shared)
-	if want := "mcp: error: cannot trust " + s.shared + ": .mcp.json is owned by " + p.owner() + ", not by you or root\n"; r.code != exit.Config || r.stdout != "" || !strings.HasSuffix(r.stderr, want) {
+	if want := "mcp: error: cannot trust " + s.shared + ": .mcp.json is owned by " + p.Owner() + ", not by you or root\n"; r.code != exit.Config || r.stdout != "" || !strings.HasSuffix(r.stderr, want) {
 		t.Errorf("trust DIR: exit %d\nstdout: %s\nstderr: %s\nwant stderr ending %q", r.code, r.stdout, r.stderr, want)
 	}
 	r = s.in(s.work, "--recipe", s.shared, "trust")
-	if want := "mcp: error: cannot trust " + s.shared + ": package.json is owned by " + p.owner() + ", not by you or root\n"; r.code != exit.Config || r.stderr != want {
+	if want := "mcp: error: cannot trust " + s.shared + ": package.json is owned by " + p.Owner() + ", not by you or root\n"; r.code != exit.Config || r.stderr != want {
 		t.Errorf("--recipe trust: exit %d\nstdout: %s\nstderr: %s\nwant stderr %q", r.code, r.stdout, r.stderr, want)
 	}
 	r = s.in(s.work, "--recipe", s.shared, "list")
-	if want := "mcp: hint: " + s.shared + " cannot be trusted: package.json is owned by " + p.owner() + ", not by you or root\n"; r.code != 0 ||
+	if want := "mcp: hint: " + s.shared + " cannot be trusted: package.json is owned by " + p.Owner() + ", not by you or root\n"; r.code != 0 ||
 		r.stdout != "planted  untrusted\n" || r.stderr != want {
 		t.Errorf("--recipe list: exit %d\nstdout: %s\nstderr: %s\nwant stderr %q", r.code, r.stdout, r.stderr, want)
 	}
 	r = s.in(s.work, "--recipe", s.shared, "check")
-	if want := "trust: untrusted, and " + s.shared + " cannot be trusted: package.json is owned by " + p.owner() + ", not by you or root\n"; r.code != 0 || !strings.Contains(r.stdout, want) {
+	if want := "trust: untrusted, and " + s.shared + " cannot be trusted: package.json is owned by " + p.Owner() + ", not by you or root\n"; r.code != 0 || !strings.Contains(r.stdout, want) {
 		t.Errorf("--recipe check: exit %d\nstdout: %s\nstderr: %s\nwant stdout holding %q", r.code, r.stdout, r.stderr, want)
 	}
 	r = s.in(s.work, "--recipe", s.shared, "call", "planted.anything")
-	if r.code != exit.Config || !strings.Contains(r.stderr, "mcp: error: server planted comes from "+s.shared+", which cannot be trusted: package.json is owned by "+p.owner()) {
+	if r.code != exit.Config || !strings.Contains(r.stderr, "mcp: error: server planted comes from "+s.shared+", which cannot be trusted: package.json is owned by "+p.Owner()) {
 		t.Errorf("call: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
 	}
 	r = s.in(s.work, "--recipe", s.shared, "--trust", "call", "planted.anything")
-	if r.code != exit.Config || !strings.Contains(r.stderr, "mcp: error: server planted comes from "+s.shared+", which cannot be trusted: package.json is owned by "+p.owner()) {
+	if r.code != exit.Config || !strings.Contains(r.stderr, "mcp: error: server planted comes from "+s.shared+", which cannot be trusted: package.json is owned by "+p.Owner()) {
 		t.Errorf("--trust call: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
 	}
 	s.noMarker()
 
 	// Not JSON, it is passed over all the same: nothing below it breaks.
-	p.plant(t, filepath.Join(s.shared, "package.json"), "{ not json")
+	p.WriteFile(t, filepath.Join(s.shared, "package.json"), "{ not json")
 	if r = s.in(s.work, "call", "mine.echo", "message=still"); r.code != 0 || r.stdout != "still\n" || r.stderr != warning {
 		t.Fatalf("call under a planted { not json: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
 	}
@@ -192,7 +141,7 @@ func TestPlantedPackageJSON(t *testing.T) {
 // mcp trust refuses them, naming the directory.
 func TestPlantedInWritableDir(t *testing.T) {
 	s := newSharedDir(t, 0o777)
-	p := newPlanter(t)
+	p := localuser.New(t)
 	s.plantRecipe(p)
 	ignored := "mcp: warning: .mcp.json: ignored: it is under " + s.shared + ", which is writable by group or others (chmod go-w fixes that)\n"
 
@@ -219,11 +168,9 @@ func TestPlantedInWritableDir(t *testing.T) {
 // command says so in one warning line, and mcp trust refuses to write it.
 func TestTrustStoreDirOfAnotherUser(t *testing.T) {
 	m := newMuxEnv(t)
-	p := newPlanter(t)
+	p := localuser.New(t)
 	dir := filepath.Join(m.home(), ".config", "mcp")
-	if err := os.Chown(dir, p.uid, p.gid); err != nil {
-		t.Fatal(err)
-	}
+	p.Chown(t, dir)
 	warning := "mcp: warning: the trust store " + filepath.Join(dir, "trust.json") + " is in " + dir +
 		", which is not owned by the current user: nothing is trusted until it is fixed\n"
 	r := m.run(nil, "call", "fake.echo", "message=hi")
@@ -243,7 +190,7 @@ func TestTrustStoreDirOfAnotherUser(t *testing.T) {
 // nothing.
 func TestTrustStoreSwappedByAnotherUser(t *testing.T) {
 	m := newMuxEnv(t)
-	p := newPlanter(t)
+	p := localuser.New(t)
 	m.must("call", "fake.echo", "message=hi")
 	dir := filepath.Join(m.home(), ".config", "mcp")
 	copyFile(t, filepath.Join(dir, "trust.json"), filepath.Join(dir, "trust.json.old"), 0o600)
@@ -254,7 +201,7 @@ func TestTrustStoreSwappedByAnotherUser(t *testing.T) {
 		t.Fatal(err)
 	}
 	letThrough(t, filepath.Dir(dir))
-	if r := p.run(t, dir, "mv", "trust.json.old", "trust.json"); r.code != 0 {
+	if r := runAs(t, p, dir, "mv", "trust.json.old", "trust.json"); r.code != 0 {
 		t.Fatalf("the other user's mv: exit %d, %s", r.code, r.stderr)
 	}
 	r := m.run(nil, "call", "fake.echo", "message=swapped")
@@ -296,13 +243,13 @@ func TestMuxFollowsTrustedScript(t *testing.T) {
 	}
 }
 
-// run runs a system program as p in dir.
-func (p *planter) run(t *testing.T, dir string, argv ...string) result {
+// runAs runs a system program as u in dir.
+func runAs(t *testing.T, u *localuser.User, dir string, argv ...string) result {
 	t.Helper()
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = []string{"PATH=/usr/bin:/bin"}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(p.uid), Gid: uint32(p.gid)}}
+	cmd.SysProcAttr = u.SysProcAttr()
 	return runProcess(t, cmd)
 }
 

@@ -26,15 +26,15 @@ func TestSessionStartChecksTheGuestCanReach(t *testing.T) {
 	if err := os.Chmod(filepath.Join(closed, "tmp"), 0o777|os.ModeSticky); err != nil {
 		t.Fatal(err)
 	}
-	r := g.run([]string{"TMPDIR=" + filepath.Join(closed, "tmp")}, "session", "start", "--agent", "narrow", "--user", guest.name)
-	if r.code != exit.Usage || !strings.Contains(r.stderr, "user "+guest.name+" cannot reach the session's socket: it may not pass through "+closed+" (mode 0700)") ||
+	r := g.run([]string{"TMPDIR=" + filepath.Join(closed, "tmp")}, "session", "start", "--agent", "narrow", "--user", guest.Name)
+	if r.code != exit.Usage || !strings.Contains(r.stderr, "user "+guest.Name+" cannot reach the session's socket: it may not pass through "+closed+" (mode 0700)") ||
 		!strings.Contains(r.stderr, "mcp: hint: run session start with TMPDIR set to a directory every user may pass through") {
 		t.Errorf("session start with a TMPDIR the guest cannot reach: exit %d, stderr %q", r.code, r.stderr)
 	}
 	if left, _ := filepath.Glob(filepath.Join(closed, "tmp", "mcp-session-*")); len(left) > 0 {
 		t.Errorf("the refused session left %v", left)
 	}
-	if r := g.run([]string{"TMPDIR=relative/tmp"}, "session", "start", "--agent", "narrow", "--user", guest.name); r.code != exit.Usage ||
+	if r := g.run([]string{"TMPDIR=relative/tmp"}, "session", "start", "--agent", "narrow", "--user", guest.Name); r.code != exit.Usage ||
 		!strings.Contains(r.stderr, `TMPDIR="relative/tmp" is not an absolute path`) {
 		t.Errorf("session start with a relative TMPDIR: exit %d, stderr %q", r.code, r.stderr)
 	}

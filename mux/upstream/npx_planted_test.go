@@ -3,71 +3,22 @@
 package upstream
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"os"
-	"os/exec"
-	"os/user"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
+	"github.com/mcpsh/mcp/internal/testenv/localuser"
 	"github.com/mcpsh/mcp/manifests"
 )
 
-// planter is a real second local user, made for one test and deleted
-// after it, who plants files where the host may look.
-type planter struct {
-	name     string
-	uid, gid int
-}
-
-func newPlanter(t *testing.T) *planter {
-	t.Helper()
-	if os.Getuid() != 0 {
-		t.Fatal("this test plants files as a second local user, which needs root to create (CI runs as root)")
-	}
-	var b [4]byte
-	_, _ = rand.Read(b[:])
-	name := "mcpt" + hex.EncodeToString(b[:])
-	if out, err := exec.Command("useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", name).CombinedOutput(); err != nil {
-		t.Fatalf("useradd %s: %v\n%s", name, err, out)
-	}
-	t.Cleanup(func() {
-		if out, err := exec.Command("userdel", name).CombinedOutput(); err != nil {
-			t.Errorf("userdel %s: %v\n%s", name, err, out)
-		}
-	})
-	u, err := user.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &planter{name: name}
-	p.uid, _ = strconv.Atoi(u.Uid)
-	p.gid, _ = strconv.Atoi(u.Gid)
-	return p
-}
-
-// sh runs a shell script as the planter, in dir.
-func (p *planter) sh(t *testing.T, dir, script string) {
-	t.Helper()
-	cmd := exec.Command("/bin/sh", "-ec", script)
-	cmd.Dir = dir
-	cmd.Env = []string{"PATH=/usr/bin:/bin"}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(p.uid), Gid: uint32(p.gid)}}
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("as %s: %v\n%s", p.name, err, out)
-	}
-}
-
 // plantPackage has p install, as npm would, plantedName at plantedVersion
 // in dir/node_modules, its binary a script that writes marker.
-func (p *planter) plantPackage(t *testing.T, dir, marker string) {
+func plantPackage(t *testing.T, p *localuser.User, dir, marker string) {
 	t.Helper()
-	p.sh(t, dir, `
+	p.Sh(t, dir, `
 mkdir -p node_modules/.bin node_modules/`+plantedName+`/dist
 printf '%s' '{"name":"`+plantedName+`","version":"`+plantedVersion+`","bin":{"mcp-server-everything":"dist/index.js"}}' > node_modules/`+plantedName+`/package.json
 printf '#!/bin/sh\necho planted > `+marker+`\n' > node_modules/`+plantedName+`/dist/index.js
@@ -100,9 +51,9 @@ func worldWritable(t *testing.T) (base, x string) {
 // written.
 func TestDirectCommand_plantedPackage(t *testing.T) {
 	base, x := worldWritable(t)
-	p := newPlanter(t)
+	p := localuser.New(t)
 	marker := filepath.Join(base, "planted-ran")
-	p.plantPackage(t, x, marker)
+	plantPackage(t, p, x, marker)
 	planted := filepath.Join(x, "node_modules", ".bin", "mcp-server-everything")
 
 	for _, tc := range []struct {
@@ -111,7 +62,7 @@ func TestDirectCommand_plantedPackage(t *testing.T) {
 		warn        string // what the one warning says, "" for none
 	}{
 		{"own package.json", true, ""},
-		{"no package.json", false, filepath.Join(x, "node_modules") + " is owned by " + p.name},
+		{"no package.json", false, filepath.Join(x, "node_modules") + " is owned by " + p.Name},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			proj := filepath.Join(x, strings.ReplaceAll(tc.name, " ", "-"))
@@ -148,13 +99,13 @@ func TestDirectCommand_plantedPackage(t *testing.T) {
 // group or by others, is passed over with a warning that names that path.
 func TestDirectCommand_foreignPaths(t *testing.T) {
 	_, x := worldWritable(t)
-	p := newPlanter(t)
+	p := localuser.New(t)
 	type change struct {
 		what string
 		do   func(path string) error
 	}
 	changes := []change{
-		{"is owned by " + p.name, func(path string) error { return os.Lchown(path, p.uid, p.gid) }},
+		{"is owned by " + p.Name, func(path string) error { return os.Lchown(path, p.UID, p.GID) }},
 		{"may be written by others than its owner", func(path string) error { return chmodOr(path, 0o020) }},
 		{"may be written by others than its owner", func(path string) error { return chmodOr(path, 0o002) }},
 	}
