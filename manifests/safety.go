@@ -117,3 +117,17 @@ func unsafeDirs(dir string) string {
 	}
 	return ""
 }
+
+// UnsafeDir says why dir is no place for the user's own files, as a
+// predicate ("is under /x, which is writable by group or others"), or ""
+// when it is: dir and every directory above it, as written and where
+// symlinks lead, are the user's or root's and writable by nobody else
+// unless sticky. Whoever could write one of them could rename what the
+// user makes there and put their own in its place.
+func UnsafeDir(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "cannot be inspected (" + err.Error() + ")"
+	}
+	return unsafeDirs(abs)
+}

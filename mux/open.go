@@ -189,11 +189,6 @@ func (t Target) client(ctx context.Context, o OpenOptions) (*Client, error) {
 	return c, nil
 }
 
-// openLog opens the multiplexer's log next to its socket (0600).
-func openLog(socket string) (*os.File, error) {
-	return os.OpenFile(socket+".log", os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-}
-
 // Binder connects to a server and lists its tools, never from the cache,
 // as a required server must be bound at launch.
 type Binder interface {

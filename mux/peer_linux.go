@@ -60,6 +60,9 @@ func sharedSocket(id string, guest *session.Guest) (string, error) {
 	if len(dir)+len("/mux.sock") > maxSocketPath {
 		dir = filepath.Join("/tmp", sharedDirPrefix+id)
 	}
+	if err := safeParent(filepath.Dir(dir)); err != nil {
+		return "", err
+	}
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		return "", err
 	}

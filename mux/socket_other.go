@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"os"
 	"os/exec"
 	"time"
 )
@@ -53,3 +54,5 @@ func List(context.Context) ([]Instance, error) { return nil, nil }
 
 // StopHost stops nothing: no multiplexer runs on this system.
 func StopHost(context.Context, Target, bool) (int, error) { return 0, nil }
+
+func openLog(string) (*os.File, error) { return nil, errUnsupported }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcpsh/mcp/internal/exit"
 	"github.com/mcpsh/mcp/internal/privdir"
+	"github.com/mcpsh/mcp/manifests"
 )
 
 // Supported says whether this system runs multiplexers; where it
@@ -47,18 +48,37 @@ func SocketPath(key string) (string, error) {
 func tempBase() (string, error) {
 	tmp := os.TempDir()
 	if !filepath.IsAbs(tmp) {
-		return "", &BadTempDirError{Dir: tmp}
+		return "", &BadTempDirError{Dir: tmp, Why: "is not an absolute path", Relative: true}
 	}
 	return tmp, nil
 }
 
-// BadTempDirError says TMPDIR is not an absolute path.
-type BadTempDirError struct{ Dir string }
+// safeParent checks that dir, where a multiplexer's directory is made, is
+// a place nobody else can write (unless sticky, as /tmp is): whoever could
+// would rename the directory made there and put one of their own, holding
+// links to the user's files, in its place.
+func safeParent(dir string) error {
+	if why := manifests.UnsafeDir(dir); why != "" {
+		return &BadTempDirError{Dir: dir, Why: why}
+	}
+	return nil
+}
+
+// BadTempDirError says the directory sockets would be made in is not
+// fit for them: TMPDIR is not an absolute path, or others could write a
+// directory on the way.
+type BadTempDirError struct {
+	Dir, Why string
+	Relative bool // TMPDIR itself is relative
+}
 
 func (e *BadTempDirError) ExitCode() int { return exit.Usage }
 
 func (e *BadTempDirError) Error() string {
-	return fmt.Sprintf("TMPDIR=%.60q is not an absolute path", e.Dir)
+	if e.Relative {
+		return fmt.Sprintf("TMPDIR=%.60q %s", e.Dir, e.Why)
+	}
+	return fmt.Sprintf("no multiplexer's socket may go in %s: a directory made there %s", e.Dir, e.Why)
 }
 
 // SocketPathIn is SocketPath for a process whose temporary directory and
@@ -69,6 +89,9 @@ func SocketPathIn(tmp, runtime, key string) (string, error) {
 	if len(filepath.Join(dir, name)) > maxSocketPath {
 		sum := sha256.Sum256([]byte(dir))
 		dir = filepath.Join("/tmp", "mcp-"+strconv.Itoa(os.Getuid())+"-"+hex.EncodeToString(sum[:4]))
+	}
+	if err := safeParent(filepath.Dir(dir)); err != nil {
+		return "", err
 	}
 	if err := privdir.Make(dir); err != nil {
 		return "", err
@@ -132,7 +155,7 @@ func Listen(socket string) (net.Listener, func(), error) {
 // again on the file that is.
 func takeLock(path string) (*os.File, error) {
 	for range 10 {
-		lock, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+		lock, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
 		if err != nil {
 			return nil, err
 		}
@@ -164,7 +187,7 @@ func sweep(dir string) {
 		if _, err := os.Lstat(socket); err == nil || recent(path) || recent(socket+".log") {
 			continue
 		}
-		lock, err := os.OpenFile(path, os.O_RDWR, 0)
+		lock, err := os.OpenFile(path, os.O_RDWR|syscall.O_NOFOLLOW, 0)
 		if err != nil {
 			continue
 		}
@@ -182,7 +205,7 @@ func sweep(dir string) {
 
 // Running reports whether a multiplexer holds the socket's lock.
 func Running(socket string) bool {
-	lock, err := os.OpenFile(socket+".lock", os.O_RDWR, 0)
+	lock, err := os.OpenFile(socket+".lock", os.O_RDWR|syscall.O_NOFOLLOW, 0)
 	if err != nil {
 		return false
 	}
@@ -210,4 +233,10 @@ func WaitGone(socket string, timeout time.Duration) bool {
 func recent(path string) bool {
 	st, err := os.Stat(path)
 	return err == nil && time.Since(st.ModTime()) < 10*time.Second
+}
+
+// openLog opens the multiplexer's log next to its socket (0600), never
+// through a symlink.
+func openLog(socket string) (*os.File, error) {
+	return os.OpenFile(socket+".log", os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW, 0o600)
 }

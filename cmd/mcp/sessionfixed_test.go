@@ -133,3 +133,39 @@ func TestSessionStateEditIsRefused(t *testing.T) {
 		t.Errorf("a call after the state was put back: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 }
+
+// A TMPDIR others may write that is not sticky is no place for a
+// session's socket, nor for the user's own multiplexers: whoever can write
+// it could rename the directory made there and put one of their own in its
+// place, with links to the host's files where the lock and log go.
+func TestSocketDirUnderAWritableTMPDIR(t *testing.T) {
+	g := newGuestEnv(t)
+	guest := newLocalUser(t, filepath.Dir(g.shared))
+	open := filepath.Join(filepath.Dir(g.shared), "open")
+	mkdir(t, open)
+	if err := os.Chmod(open, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	want := "which is writable by group or others"
+	r := g.run([]string{"TMPDIR=" + open}, "session", "start", "--agent", "narrow", "--user", guest.Name)
+	if r.code != exit.Usage || !strings.Contains(r.stderr, want) {
+		t.Errorf("session start --user under a TMPDIR others may write: exit %d, stderr %q", r.code, r.stderr)
+	}
+	r = g.run([]string{"TMPDIR=" + open}, "session", "start", "--agent", "narrow")
+	if r.code != exit.Usage || !strings.Contains(r.stderr, want) {
+		t.Errorf("session start under a TMPDIR others may write: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if entries, _ := os.ReadDir(open); len(entries) > 0 {
+		t.Errorf("mcp made %v in a TMPDIR others may write", entries)
+	}
+	// Sticky, as /tmp is, it is a place for them.
+	if err := os.Chmod(open, 0o777|os.ModeSticky); err != nil {
+		t.Fatal(err)
+	}
+	r = g.run([]string{"TMPDIR=" + open}, "session", "start", "--agent", "narrow", "--user", guest.Name)
+	if r.code != 0 {
+		t.Fatalf("session start --user under a sticky TMPDIR: exit %d, stderr %q", r.code, r.stderr)
+	}
+	env, _ := strings.CutPrefix(strings.TrimSpace(r.stdout), "export MCP_SESSION=")
+	g.run(nil, "session", "stop", env)
+}
