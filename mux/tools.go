@@ -213,16 +213,18 @@ func find(tools []catalog.Tool, name string) (catalog.Tool, bool) {
 	return catalog.Tool{}, false
 }
 
-// Call calls an authorized tool. A call is never repeated: when the
-// connection breaks under it, the caller gets the error and the next call
-// reconnects.
+// Call calls an authorized tool that the server lists (Tool): a name the
+// server does not list is not sent, and gets the same answer as one the
+// surface does not authorize, so that no caller can tell them apart. A
+// call is never repeated: when the connection breaks under it, the
+// caller gets the error and the next call reconnects.
 func (e *Engine) Call(ctx context.Context, server, tool string, args json.RawMessage) (*catalog.Result, error) {
-	s := e.Surface()
-	if err := s.Check(server, tool); err != nil {
+	t, err := e.Tool(ctx, server, tool)
+	if err != nil {
 		return nil, err
 	}
-	srv, _ := s.Server(server)
-	return e.call(ctx, srv, catalog.Tool{Server: srv.ID, Name: tool}, args)
+	srv, _ := e.Surface().Server(server)
+	return e.call(ctx, srv, t, args)
 }
 
 // Invoke implements Backend: the gate is checked once, by Tool, and the

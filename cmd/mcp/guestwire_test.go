@@ -192,6 +192,19 @@ func TestGuestReadsWhatTheCLIPrints(t *testing.T) {
 	if !strings.Contains(replies[1], `"name":"echo"`) {
 		t.Errorf("the guest's tools reply lists no echo: %s", replies[1])
 	}
+	// A raw call of a name the server does not list is not sent, and is
+	// answered as the excluded tool is: the guest cannot tell them apart.
+	var calls []string
+	names := []string{"drop_table", "zzz_nothing", "DROP_TABLE", "drop-table"}
+	for _, name := range names {
+		calls = append(calls, `{"v":`+wireV+`,"session":"`+id+`","op":"call","server":"fake","tool":"`+name+`","args":{}}`)
+	}
+	for i, reply := range g.rawReplies(guest, socket, calls) {
+		want := `"kind":"not_available"`
+		if !strings.Contains(reply, want) || strings.Contains(reply, "DROPPED") || strings.Contains(reply, "not found") {
+			t.Errorf("the guest's raw call of fake.%s: %s", names[i], reply)
+		}
+	}
 
 	// The host edits the recipe: its servers start no more until the host
 	// trusts it again, and the guest is told so without the path.
