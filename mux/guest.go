@@ -56,9 +56,8 @@ func guestError(w *WireError) *WireError {
 	if w == nil {
 		return nil
 	}
-	if w.Cause != nil {
-		w.Cause = guestError(w.Cause)
-		w.Message = w.Cause.Message
+	if w.Kind == "unavailable" {
+		return guestUnavailable(w)
 	}
 	var what, word string
 	switch w.Kind {
@@ -79,4 +78,31 @@ func guestError(w *WireError) *WireError {
 		named.Server = w.Server
 	}
 	return encodeError(&HostSideError{Server: named.Server, What: what, Word: word, Code: exit.Config})
+}
+
+// guestUnavailable is a server that could not be reached, as the guest
+// reads it: without what it wrote on stderr and without why it could not
+// start (a path of the host's, a file it could not read), unless the
+// cause is one the guest's CLI has words of its own for (a refusal of
+// the server's, a login, the host's configuration), and with whether it
+// timed out or was cancelled.
+func guestUnavailable(w *WireError) *WireError {
+	w.Stderr = ""
+	if w.Cause != nil && w.Cause.Kind != "error" {
+		w.Cause = guestError(w.Cause)
+		w.Message = w.Cause.Message
+		return w
+	}
+	cause := &WireError{Kind: "error", Message: "it could not be started or reached (the multiplexer's log says why)"}
+	if w.Cause != nil {
+		cause.Timeout, cause.Canceled = w.Cause.Timeout, w.Cause.Canceled
+	}
+	switch {
+	case cause.Timeout:
+		cause.Message = "it did not answer in time"
+	case cause.Canceled:
+		cause.Message = "the request was cancelled"
+	}
+	w.Cause, w.Message = cause, cause.Message
+	return w
 }

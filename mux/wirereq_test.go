@@ -1,10 +1,13 @@
 package mux
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/mcpsh/mcp/mux/upstream"
 )
 
 // readRequest takes the requests the client sends, and refuses what no
@@ -154,4 +157,25 @@ func FuzzReadRequest(f *testing.F) {
 			t.Fatalf("%q: %s with fields %b (takes %b, needs %b)", data, req.Op, has, spec.allowed, spec.required)
 		}
 	})
+}
+
+// A server that could not be reached reaches a guest without its stderr
+// or why it could not start, with whether it timed out kept; a cause the
+// CLI has words of its own for stays.
+func TestGuestView_unavailable(t *testing.T) {
+	start := &WireError{Kind: "unavailable", Server: "s", Stderr: "reading /home/host/creds failed",
+		Message: "start /home/host/bin/s: no such file", Cause: &WireError{Kind: "error", Message: "start /home/host/bin/s: no such file"}}
+	slow := &WireError{Kind: "unavailable", Server: "s", Cause: &WireError{Kind: "error", Message: "tools/list: /home/host", Timeout: true}}
+	rpc := &WireError{Kind: "unavailable", Server: "s", Cause: encodeError(&upstream.RPCError{Code: -32000, Message: "the server's own words"})}
+	r := guestView(&response{Skipped: []wireServer{{ID: "s", Error: start}, {ID: "s", Error: slow}, {ID: "s", Error: rpc}}})
+	b, _ := json.Marshal(r)
+	if strings.Contains(string(b), "/home/host") {
+		t.Errorf("the guest's view holds the host's paths: %s", b)
+	}
+	if err := decodeError(r.Skipped[1].Error); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("a timeout, as the guest reads it, is no timeout: %v", err)
+	}
+	if err := decodeError(r.Skipped[2].Error); !strings.Contains(err.Error(), "the server's own words") {
+		t.Errorf("the server's own error, as the guest reads it: %v", err)
+	}
 }

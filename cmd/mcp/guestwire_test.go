@@ -352,3 +352,52 @@ func TestGuestConnectionBound(t *testing.T) {
 		t.Errorf("the guest's mcp call after: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// A server that cannot start reaches the guest as unavailable, and no
+// more: not the host's path it could not run, nor what it wrote on stderr.
+func TestGuestUnavailableServer(t *testing.T) {
+	g := newGuestEnv(t)
+	writeFile(t, filepath.Join(g.root, "package.json"), `{"name": "muxtest", "pi": {"mcp": {"manifests": ["mcp.json"], "servers": [
+  {"id": "fake", "tools": {"include": ["*"]}},
+  {"id": "broken", "tools": {"include": ["*"]}},
+  {"id": "crash", "tools": {"include": ["*"]}}]}}}`)
+	writeFile(t, filepath.Join(g.root, "mcp.json"), `{"mcpServers": {
+  "fake": {"command": "fake-server"},
+  "broken": {"command": "/host-only/secret-dir/server-bin"},
+  "crash": {"command": "fake-server", "env": {"FAKE_EXIT_AT_START": "1"}}}}`)
+	g.trust()
+	guest := newLocalUser(t, filepath.Dir(g.shared))
+	r := g.run([]string{"TMPDIR=" + g.shared}, "session", "start", "--user", guest.Name)
+	env, ok := strings.CutPrefix(strings.TrimSpace(r.stdout), "export MCP_SESSION=")
+	if r.code != 0 || !ok {
+		t.Fatalf("session start: exit %d, %q", r.code, r.stderr)
+	}
+	defer g.run(nil, "session", "stop", env)
+	id, socket, _ := strings.Cut(env, "@")
+	hostOnly := []string{"/host-only", "secret-dir", "cannot open database", g.root}
+	replies := g.rawReplies(guest, socket, []string{rawRequest(id, "catalog"),
+		`{"v":` + wireV + `,"session":"` + id + `","op":"tools","server":"broken"}`,
+		`{"v":` + wireV + `,"session":"` + id + `","op":"tools","server":"crash"}`})
+	for _, reply := range replies {
+		for _, h := range hostOnly {
+			if strings.Contains(reply, h) {
+				t.Errorf("the guest's raw reply holds %q: %s", h, reply)
+			}
+		}
+	}
+	if !strings.Contains(replies[1], "it could not be started or reached") {
+		t.Errorf("the guest's tools of a server that cannot start: %s", replies[1])
+	}
+	in := []string{"MCP_SESSION=" + env}
+	for _, args := range [][]string{{"list"}, {"list", "broken"}, {"call", "crash.echo", "message=hi"}} {
+		r := g.as(guest, in, append([]string{"mcp"}, args...)...)
+		if r.code != exit.Upstream {
+			t.Errorf("as the guest, mcp %v: exit %d, stderr %q", args, r.code, r.stderr)
+		}
+		for _, h := range hostOnly {
+			if strings.Contains(r.stdout+r.stderr, h) {
+				t.Errorf("as the guest, mcp %v prints %q: stdout %q, stderr %q", args, h, r.stdout, r.stderr)
+			}
+		}
+	}
+}
