@@ -31,38 +31,30 @@ func (d *Multiplexer) handle(ctx context.Context, conn net.Conn, guest bool) {
 		d.inFlight.Add(-1)
 	}()
 	d.requests.Add(1)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	var wmu sync.Mutex
 	enc := json.NewEncoder(conn)
 	write := func(r *response) {
 		wmu.Lock()
 		defer wmu.Unlock()
-		_ = enc.Encode(r)
-	}
-	if guest {
-		select {
-		case d.guestReads <- struct{}{}:
-		case <-d.stopped:
-			return
-		case <-ctx.Done():
-			return
+		if guest {
+			_ = conn.SetWriteDeadline(time.Now().Add(guestWriteTimeout))
+		}
+		if enc.Encode(r) != nil {
+			cancel() // nobody reads what the call would give
 		}
 	}
-	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
-	req, err := readRequest(conn)
-	if guest {
-		<-d.guestReads
-	}
+	req, release, err := d.read(ctx, conn, guest)
 	if err != nil {
 		var bad *BadRequestError
 		if errors.As(err, &bad) {
-			d.log.Warn("refused a request", "guest", guest, "reason", bad.Reason)
+			d.refused.note("refused a request", "guest", guest, "reason", bad.Reason)
 			write(&response{Error: encodeError(err)})
 		}
 		return
 	}
-	_ = conn.SetReadDeadline(time.Time{})
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	defer release()
 	// The client sends nothing after its request: a read that returns
 	// means it hung up (Ctrl-C, --timeout), and the request is cancelled
 	// upstream.
@@ -90,6 +82,38 @@ func (d *Multiplexer) handle(ctx context.Context, conn net.Conn, guest bool) {
 		d.Stop()
 	}
 }
+
+// read reads the request on conn. A guest's is read in one of its few
+// slots for reading, and counts against the bytes its requests in flight
+// may hold until release.
+func (d *Multiplexer) read(ctx context.Context, conn net.Conn, guest bool) (req *request, release func(), err error) {
+	if guest {
+		select {
+		case d.guestReads <- struct{}{}:
+			defer func() { <-d.guestReads }()
+		case <-d.stopped:
+			return nil, nil, errStopping
+		case <-ctx.Done():
+			return nil, nil, ctx.Err()
+		}
+	}
+	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	req, size, err := readRequest(conn)
+	if err != nil {
+		return nil, nil, err
+	}
+	_ = conn.SetReadDeadline(time.Time{})
+	if !guest {
+		return req, func() {}, nil
+	}
+	if d.guestBytes.Add(int64(size)) > maxGuestBytes {
+		d.guestBytes.Add(-int64(size))
+		return nil, nil, &BadRequestError{Reason: fmt.Sprintf("the session's guest has %s of requests in flight already", mib(maxGuestBytes))}
+	}
+	return req, func() { d.guestBytes.Add(-int64(size)) }, nil
+}
+
+var errStopping = errors.New("the multiplexer is stopping")
 
 // verbOps are the requests of the four verbs: all a session's guest may
 // send, and each must name the session the multiplexer serves.

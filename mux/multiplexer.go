@@ -165,6 +165,10 @@ type Multiplexer struct {
 	// guest cannot grow the multiplexer without end.
 	guestConns atomic.Int64
 	guestReads chan struct{}
+	// guestBytes is the size of the guest's requests in flight.
+	guestBytes atomic.Int64
+	// refused logs refusals, at most one line per interval.
+	refused *refusalLog
 }
 
 // Bounds on what a session's guest holds at once: connections, and
@@ -172,6 +176,12 @@ type Multiplexer struct {
 const (
 	maxGuestConns = 32
 	maxGuestReads = 4
+	// maxGuestBytes bounds the requests of the guest in flight together:
+	// four requests of MaxRequest, or thousands of any real call's.
+	maxGuestBytes = 4 * MaxRequest
+	// guestWriteTimeout bounds how long an answer waits for the guest to
+	// read it; a guest that does not read loses it, and its call ends.
+	guestWriteTimeout = 10 * time.Second
 )
 
 // New loads the configuration and builds the engine. A configuration
@@ -188,6 +198,7 @@ func New(opts Options) (*Multiplexer, error) {
 	}
 	d := &Multiplexer{opts: opts, cfg: cfg, log: opts.Logger, started: time.Now(), stopped: make(chan struct{}), env: StampEnv(opts.IgnoreEnv...),
 		guestReads: make(chan struct{}, maxGuestReads)}
+	d.refused = &refusalLog{log: opts.Logger, interval: refusalInterval}
 	d.eng = opts.NewEngine(cfg)
 	d.lastReq.Store(time.Now().UnixNano())
 	return d, nil
@@ -225,7 +236,7 @@ func (d *Multiplexer) Serve(ctx context.Context, ln net.Listener) error {
 		}
 		guest, ok := d.admit(conn)
 		if !ok {
-			d.log.Warn("refused a client of another user")
+			d.refused.note("refused a client of another user")
 			conn.Close()
 			continue
 		}
@@ -241,9 +252,28 @@ func (d *Multiplexer) Serve(ctx context.Context, ln net.Listener) error {
 		}()
 	}
 	cancel()
-	wg.Wait()
-	return d.eng.Close()
+	// Calls end with their requests; one stuck beneath them (a write to a
+	// server that reads no more) ends when its server is closed, which
+	// waits no longer than stopGrace for them.
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(stopGrace):
+		d.log.Warn("requests still in flight at stop; closing their servers under them")
+	}
+	err := d.eng.Close()
+	select {
+	case <-done:
+	case <-time.After(stopGrace):
+		d.log.Warn("requests still in flight after their servers closed")
+	}
+	return err
 }
+
+// stopGrace is how long a stopping multiplexer waits for its requests to
+// end, before and after it closes their servers.
+const stopGrace = 2 * time.Second
 
 // admit says whether the client on conn may talk to the multiplexer: the
 // user it runs as, or the session's guest, whom the kernel names. guest
@@ -266,7 +296,7 @@ func (d *Multiplexer) admit(conn net.Conn) (guest, ok bool) {
 func (d *Multiplexer) track(conn net.Conn, guest bool) (release func(), ok bool) {
 	if guest && d.guestConns.Add(1) > maxGuestConns {
 		d.guestConns.Add(-1)
-		d.log.Warn("refused a connection of the guest", "reason", "too many at once")
+		d.refused.note("refused a connection of the guest", "reason", "too many at once")
 		// Answered off the accept loop, which a guest that does not read
 		// must not hold up.
 		go func() {

@@ -87,22 +87,23 @@ var opFields = map[string]struct{ allowed, required field }{
 }
 
 // readRequest reads one request from r: at most MaxRequest bytes of one
-// JSON object, decoded strictly and checked against its operation.
-func readRequest(r io.Reader) (*request, error) {
+// JSON object, decoded strictly and checked against its operation. size
+// is how many bytes were read for it.
+func readRequest(r io.Reader) (req *request, size int, err error) {
 	lr := &io.LimitedReader{R: r, N: MaxRequest + 1}
 	dec := json.NewDecoder(lr)
 	dec.DisallowUnknownFields()
-	var req request
-	if err := dec.Decode(&req); err != nil {
+	req = &request{}
+	if err := dec.Decode(req); err != nil {
 		if lr.N <= 0 {
-			return nil, &BadRequestError{Reason: fmt.Sprintf("it is larger than %s", mib(MaxRequest))}
+			return nil, 0, &BadRequestError{Reason: fmt.Sprintf("it is larger than %s", mib(MaxRequest))}
 		}
-		return nil, &BadRequestError{Reason: describeJSONError(err)}
+		return nil, 0, &BadRequestError{Reason: describeJSONError(err)}
 	}
 	if err := req.check(); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return &req, nil
+	return req, int(MaxRequest + 1 - lr.N), nil
 }
 
 // has says which fields req carries.

@@ -22,7 +22,7 @@ func TestReadRequest(t *testing.T) {
 		`{"v":4,"op":"search","search":{"text":"echo","limit":5,"server":"fake"}}`,
 	}
 	for _, line := range ok {
-		if _, err := readRequest(strings.NewReader(line + "\n")); err != nil {
+		if _, _, err := readRequest(strings.NewReader(line + "\n")); err != nil {
 			t.Errorf("%s: %v", line, err)
 		}
 	}
@@ -48,7 +48,7 @@ func TestReadRequest(t *testing.T) {
 		`{"v":4,}`:                                                           `it is not JSON (at byte 8)`,
 	}
 	for line, want := range refused {
-		_, err := readRequest(strings.NewReader(line))
+		_, _, err := readRequest(strings.NewReader(line))
 		var bad *BadRequestError
 		if !errors.As(err, &bad) || !strings.Contains(bad.Reason, want) {
 			t.Errorf("%s: %v, want %q", line, err, want)
@@ -60,7 +60,7 @@ func TestReadRequest(t *testing.T) {
 // read, however much more the client sends.
 func TestReadRequest_size(t *testing.T) {
 	r := &countingReader{r: strings.NewReader(`{"v":4,"op":"call","server":"a","tool":"b","args":{"m":"` + strings.Repeat("x", 3*MaxRequest) + `"}}`)}
-	_, err := readRequest(r)
+	_, _, err := readRequest(r)
 	var bad *BadRequestError
 	if !errors.As(err, &bad) || bad.Reason != "it is larger than 4 MiB" {
 		t.Fatalf("a request of 12 MiB: %v", err)
@@ -71,7 +71,7 @@ func TestReadRequest_size(t *testing.T) {
 	// Just under the bound is a request.
 	line := `{"v":4,"op":"call","server":"a","tool":"b","args":{"m":"`
 	line += strings.Repeat("x", MaxRequest-len(line)-4) + `"}}`
-	if _, err := readRequest(strings.NewReader(line)); err != nil {
+	if _, _, err := readRequest(strings.NewReader(line)); err != nil {
 		t.Errorf("a request of %d bytes: %v", len(line), err)
 	}
 }
@@ -141,7 +141,7 @@ func FuzzReadRequest(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		req, err := readRequest(strings.NewReader(string(data)))
+		req, _, err := readRequest(strings.NewReader(string(data)))
 		if err != nil {
 			var bad *BadRequestError
 			if !errors.As(err, &bad) || bad.Reason == "" {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -121,4 +122,76 @@ func guestProbeHold() {
 func fail(msg string) {
 	os.Stderr.WriteString(msg + "\n")
 	os.Exit(1)
+}
+
+// guestProbeFire is guest-probe-fire SOCKET FILE SECONDS: each line of FILE
+// is a raw request sent on a connection of its own, all at once; it reads
+// nothing for SECONDS, then prints one line per connection: "refused" when
+// the multiplexer refused the request, else "answered" or "closed".
+func guestProbeFire() {
+	data, err := os.ReadFile(os.Args[2])
+	if err != nil {
+		fail("read: " + err.Error())
+	}
+	wait, _ := strconv.Atoi(os.Args[3])
+	reqs := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	conns := make([]net.Conn, len(reqs))
+	for i, req := range reqs {
+		c, err := net.DialTimeout("unix", os.Args[1], 5*time.Second)
+		if err != nil {
+			fail("dial: " + err.Error())
+		}
+		conns[i] = c
+		go func() { _, _ = c.Write([]byte(req + "\n")) }()
+	}
+	time.Sleep(time.Duration(wait) * time.Second)
+	for _, c := range conns {
+		_ = c.SetReadDeadline(time.Now().Add(20 * time.Second))
+		b, _ := io.ReadAll(c)
+		switch {
+		case strings.Contains(string(b), "the multiplexer refused the request"):
+			fmt.Println("refused")
+		case strings.Contains(string(b), `"result"`) && strings.HasSuffix(string(b), "}\n"):
+			fmt.Println("answered")
+		default:
+			fmt.Println("closed")
+		}
+	}
+	os.Exit(0)
+}
+
+// stallServer is an MCP stdio server that reads one request at a time and
+// never comes back from a call of its tool "stall": what is written to it
+// after that stays in its stdin pipe. It writes its pid to STALL_PID_FILE.
+func stallServer() {
+	_ = os.WriteFile(os.Getenv("STALL_PID_FILE"), []byte(strconv.Itoa(os.Getpid())), 0o600)
+	in := bufio.NewReader(os.Stdin)
+	for {
+		line, err := in.ReadBytes('\n')
+		if err != nil {
+			os.Exit(0)
+		}
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				ProtocolVersion string `json:"protocolVersion"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(line, &req) != nil || req.ID == nil {
+			continue
+		}
+		var result string
+		switch req.Method {
+		case "initialize":
+			result = `{"protocolVersion":"` + req.Params.ProtocolVersion + `","capabilities":{"tools":{}},"serverInfo":{"name":"stall","version":"1"}}`
+		case "tools/list":
+			result = `{"tools":[{"name":"stall","inputSchema":{"type":"object"}}]}`
+		case "tools/call":
+			select {} // reads no more
+		default:
+			result = `{}`
+		}
+		fmt.Printf(`{"jsonrpc":"2.0","id":%s,"result":%s}`+"\n", req.ID, result)
+	}
 }

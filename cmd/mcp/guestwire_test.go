@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcpsh/mcp/internal/exit"
+	"github.com/mcpsh/mcp/mux"
 )
 
 // wireV is the version of the socket protocol the raw requests speak.
@@ -153,6 +154,10 @@ func TestGuestRawRequests(t *testing.T) {
 		if !strings.Contains(reply, c.want) || strings.Contains(reply, "Go ") || strings.Contains(reply, "struct") {
 			t.Errorf("as the guest, %s:\n  reply %s\n  want it to hold %s, in words", c.req, reply, c.want)
 		}
+	}
+	// The refusals are in the host's log at most once per 10 s.
+	if log, err := os.ReadFile(socket + ".log"); err != nil || strings.Count(string(log), "refused a request") > 2 {
+		t.Errorf("%d refusals wrote %d lines to the multiplexer's log (%v)", len(checks)-1, strings.Count(string(log), "refused a request"), err)
 	}
 	if entries, _ := os.ReadDir(probe); len(entries) > 0 {
 		t.Errorf("a guest's search request made the multiplexer write into the guest's directory: %v", entries)
@@ -400,4 +405,108 @@ func TestGuestUnavailableServer(t *testing.T) {
 			}
 		}
 	}
+}
+
+// fire sends each request as guest, all at once, reads nothing for wait,
+// and returns what became of each (guest-probe-fire).
+func (g *guestEnv) fire(guest *localUser, socket string, reqs []string, wait time.Duration) []string {
+	g.t.Helper()
+	file := filepath.Join(guest.home, "fire")
+	writeFile(g.t, file, strings.Join(reqs, "\n")+"\n")
+	if err := os.Chown(file, guest.UID, guest.GID); err != nil {
+		g.t.Fatal(err)
+	}
+	r := g.as(guest, nil, "guest-probe-fire", socket, file, strconv.Itoa(int(wait/time.Second)))
+	if r.code != 0 {
+		g.t.Fatalf("guest-probe-fire: exit %d, stderr %q", r.code, r.stderr)
+	}
+	return strings.Fields(r.stdout)
+}
+
+// A guest's requests in flight hold at most 16 MiB of the host's
+// multiplexer together, and an answer the guest does not read is given up
+// after 10 s: 32 calls of almost 4 MiB each, whose answers the guest never
+// reads, took it up by 690 MB for as long as the guest held them.
+func TestGuestRequestsInFlightAreBounded(t *testing.T) {
+	g := newGuestEnv(t)
+	guest := newLocalUser(t, filepath.Dir(g.shared))
+	id, socket := g.shareSession("narrow", guest)
+	pid := g.status(socket).PID
+	before := peakRSS(t, pid)
+	call := `{"v":` + wireV + `,"session":"` + id + `","op":"call","server":"fake","tool":"echo","args":{"message":"` + strings.Repeat("x", mux.MaxRequest-200) + `"}}`
+	reqs := make([]string, 32)
+	for i := range reqs {
+		reqs[i] = call
+	}
+	got := g.fire(guest, socket, reqs, 12*time.Second)
+	count := map[string]int{}
+	for _, s := range got {
+		count[s]++
+	}
+	if count["refused"] < 28 {
+		t.Errorf("32 calls of 4 MiB the guest does not read: %v", count)
+	}
+	if grew := peakRSS(t, pid) - before; grew > 256<<20 {
+		t.Errorf("the guest's unread calls took the multiplexer's peak memory up by %d MiB", grew>>20)
+	}
+	r := g.as(guest, []string{"MCP_SESSION=" + id + "@" + socket}, "mcp", "call", "fake.echo", "message=after")
+	if r.code != 0 || r.stdout != "after\n" {
+		t.Errorf("a call after: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+// A request stuck beneath a call (written to a server that reads no more)
+// does not hold up session stop: the server is closed under it, and the
+// stop is orderly, not the kill that follows a multiplexer that does not
+// stop.
+func TestSessionStopWithAStuckServer(t *testing.T) {
+	g := newGuestEnv(t)
+	if err := os.Symlink(g.bin, filepath.Join(filepath.Dir(g.bin), "stall-server")); err != nil {
+		t.Fatal(err)
+	}
+	pidFile := filepath.Join(g.root, "stall.pid")
+	writeFile(t, filepath.Join(g.root, "package.json"), `{"name": "muxtest", "pi": {"mcp": {"manifests": ["mcp.json"], "servers": [
+  {"id": "stall", "tools": {"include": ["*"]}}]}}}`)
+	writeFile(t, filepath.Join(g.root, "mcp.json"), `{"mcpServers": {"stall": {"command": "`+filepath.Join(filepath.Dir(g.bin), "stall-server")+`", "env": {"STALL_PID_FILE": "`+pidFile+`"}}}}`)
+	g.trust()
+	guest := newLocalUser(t, filepath.Dir(g.shared))
+	r := g.run([]string{"TMPDIR=" + g.shared}, "session", "start", "--user", guest.Name)
+	env, ok := strings.CutPrefix(strings.TrimSpace(r.stdout), "export MCP_SESSION=")
+	if r.code != 0 || !ok {
+		t.Fatalf("session start: exit %d, %q", r.code, r.stderr)
+	}
+	id, socket, _ := strings.Cut(env, "@")
+	pad := strings.Repeat("p", 1<<20)
+	call := `{"v":` + wireV + `,"session":"` + id + `","op":"call","server":"stall","tool":"stall","args":{"pad":"` + pad + `"}}`
+	g.fire(guest, socket, []string{call, call}, 3*time.Second)
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	server, _ := strconv.Atoi(string(data))
+	start := time.Now()
+	r = g.run(nil, "session", "stop", env)
+	took := time.Since(start)
+	if r.code != 0 {
+		t.Fatalf("session stop: exit %d, %q", r.code, r.stderr)
+	}
+	// Before, the stop waited 10 s for the multiplexer, then sent it
+	// SIGTERM and 5 s later SIGKILL.
+	if took > 8*time.Second {
+		t.Errorf("session stop took %v with a call stuck beneath the guest's requests", took.Round(time.Millisecond))
+	}
+	if !eventually(5*time.Second, func() bool { return ended(server) }) {
+		t.Errorf("the stuck server %d outlived the session", server)
+	}
+}
+
+// ended says whether process pid has exited: it is gone, or a zombie
+// nobody has reaped yet.
+func ended(pid int) bool {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true
+	}
+	_, rest, _ := strings.Cut(string(data), ") ")
+	return strings.HasPrefix(rest, "Z")
 }

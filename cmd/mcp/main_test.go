@@ -47,6 +47,8 @@ func TestMain(m *testing.M) {
 		"guest-probe-many": guestProbeMany,
 		"guest-probe-big":  guestProbeBig,
 		"guest-probe-hold": guestProbeHold,
+		"guest-probe-fire": guestProbeFire,
+		"stall-server":     stallServer,
 	})
 }
 
