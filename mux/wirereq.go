@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -91,19 +92,70 @@ var opFields = map[string]struct{ allowed, required field }{
 // is how many bytes were read for it.
 func readRequest(r io.Reader) (req *request, size int, err error) {
 	lr := &io.LimitedReader{R: r, N: MaxRequest + 1}
-	dec := json.NewDecoder(lr)
-	dec.DisallowUnknownFields()
-	req = &request{}
-	if err := dec.Decode(req); err != nil {
+	var raw json.RawMessage
+	if err := json.NewDecoder(lr).Decode(&raw); err != nil {
 		if lr.N <= 0 {
 			return nil, 0, &BadRequestError{Reason: fmt.Sprintf("it is larger than %s", mib(MaxRequest))}
 		}
+		return nil, 0, &BadRequestError{Reason: describeJSONError(err)}
+	}
+	// encoding/json matches names without regard to case and keeps the
+	// last of two alike: the protocol's names are exact, and once each.
+	if err := exactNames(raw, requestNames, map[string][]string{"input": inputNames, "search": searchNames}); err != nil {
+		return nil, 0, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	req = &request{}
+	if err := dec.Decode(req); err != nil {
 		return nil, 0, &BadRequestError{Reason: describeJSONError(err)}
 	}
 	if err := req.check(); err != nil {
 		return nil, 0, err
 	}
 	return req, int(MaxRequest + 1 - lr.N), nil
+}
+
+// The names of a request's fields, and of its input's and search's.
+var (
+	requestNames = []string{"v", "env", "session", "op", "server", "tool", "args", "input", "listing", "search", "logs", "progress"}
+	inputNames   = []string{"base", "pairs", "allowUnknown"}
+	searchNames  = []string{"text", "limit", "server"}
+)
+
+// exactNames checks that raw, when an object, has each of its names once
+// and only names of names, and so the objects under the names of nested.
+// What is not an object is left for the decoder to say.
+func exactNames(raw json.RawMessage, names []string, nested map[string][]string) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		name, _ := tok.(string)
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
+			return nil
+		}
+		switch {
+		case seen[name]:
+			return &BadRequestError{Reason: fmt.Sprintf("it has the field %s twice", quoted(name))}
+		case !slices.Contains(names, name):
+			return &BadRequestError{Reason: "it has a field the protocol does not know: " + quoted(name)}
+		}
+		seen[name] = true
+		if sub, ok := nested[name]; ok {
+			if err := exactNames(value, sub, nil); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // has says which fields req carries.
