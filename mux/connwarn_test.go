@@ -1,10 +1,14 @@
 package mux
 
 import (
+	"os"
 	"slices"
 	"testing"
 
 	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/testenv"
+	"github.com/mcpsh/mcp/manifests"
+	"github.com/mcpsh/mcp/mux/upstream"
 )
 
 func TestConnWarnings_For(t *testing.T) {
@@ -45,6 +49,40 @@ func TestConnWarnings_onlyTheSurface(t *testing.T) {
 		want := []string{"fake.echo is not offered: its schema is invalid", "fake: not starting the installed pkg directly: /home/host/x is writable by others"}
 		if got := w.For(server, s, true); !slices.Equal(got, want) {
 			t.Errorf("For(%q) = %q", server, got)
+		}
+	}
+}
+
+// What the multiplexer passes on with a listing: warnings about the
+// surface's tools to everyone, those about a server as a whole, which may
+// name the host's paths, to everyone but a session's guest.
+func TestMultiplexer_warningsForAGuest(t *testing.T) {
+	t.Parallel()
+	cfg := &Config{
+		Surface:   &catalog.Surface{Mode: catalog.ModeCLI, Servers: []*catalog.ServerSurface{{ID: "fake", Tools: []string{"echo"}}}},
+		Endpoints: map[string]manifests.Endpoint{"fake": testenv.FakeServer(t, testenv.ModeMeta)},
+	}
+	warnings := &ConnWarnings{}
+	warnings.Add("fake: not starting the installed pkg directly: /home/host/x is writable by others")
+	warnings.Add("fake.echo is not offered: why")
+	warnings.Add("fake.drop_table is not offered: why")
+	d, err := New(Options{
+		Load:         func() (*Config, error) { return cfg, nil },
+		NewEngine:    func(c *Config) *Engine { return NewEngine(c.Surface, c.Endpoints, os.LookupEnv, upstream.Options{}) },
+		ConnWarnings: warnings,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.eng.Close()
+	for _, guest := range []bool{false, true} {
+		r := d.serve(t.Context(), &request{V: wireVersion, Op: "tools", Server: "fake"}, guest)
+		want := []string{"fake.echo is not offered: why"}
+		if !guest {
+			want = append([]string{"fake: not starting the installed pkg directly: /home/host/x is writable by others"}, want...)
+		}
+		if !slices.Equal(r.Warnings, want) {
+			t.Errorf("guest %v: warnings %q, want %q", guest, r.Warnings, want)
 		}
 	}
 }

@@ -510,3 +510,33 @@ func ended(pid int) bool {
 	_, rest, _ := strings.Cut(string(data), ") ")
 	return strings.HasPrefix(rest, "Z")
 }
+
+// A guest reads at most 4 requests at once: with 4 connections open and
+// silent, its next request waits until one of them goes, while the host's
+// own requests do not wait at all.
+func TestGuestReadsAreBounded(t *testing.T) {
+	g := newGuestEnv(t)
+	guest := newLocalUser(t, filepath.Dir(g.shared))
+	id, socket := g.shareSession("narrow", guest)
+	holder, _ := g.hold(guest, socket, 4)
+	answered := make(chan time.Time, 1)
+	go func() {
+		g.rawReplies(guest, socket, []string{rawRequest(id, "call", "server", "tool", "args")})
+		answered <- time.Now()
+	}()
+	if r := g.run([]string{"MCP_SESSION=" + id + "@" + socket}, "call", "fake.echo", "message=host"); r.code != 0 || r.stdout != "host\n" {
+		t.Errorf("the host's call while the guest's reads are taken: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	time.Sleep(time.Second)
+	released := time.Now()
+	_ = holder.Process.Kill()
+	_ = holder.Wait()
+	select {
+	case at := <-answered:
+		if at.Before(released) {
+			t.Errorf("the guest's fifth request was read while its 4 silent connections held every slot")
+		}
+	case <-time.After(20 * time.Second):
+		t.Error("the guest's request was not answered once its silent connections went")
+	}
+}
