@@ -224,9 +224,6 @@ func (d *Multiplexer) invoke(ctx context.Context, req *request) *response {
 }
 
 func (d *Multiplexer) search(ctx context.Context, req *request) *response {
-	if req.Search == nil {
-		return &response{Error: encodeError(errors.New("search without a query"))}
-	}
 	// The index is kept where this multiplexer keeps it: no client says.
 	ans, err := d.eng.Search(ctx, search.Request{Text: req.Search.Text, Limit: req.Search.Limit, Server: req.Search.Server})
 	if err != nil {

@@ -144,11 +144,21 @@ func relayableURL(raw string) error {
 // loopback says whether host names this machine: localhost, or an address
 // in 127.0.0.0/8 or ::1.
 func loopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
+	// ASCII only: Unicode folding would take "localhoſt" for it.
+	if len(host) == len("localhost") && strings.ToLower(host) == "localhost" && isASCII(host) {
 		return true
 	}
 	ip, err := netip.ParseAddr(host)
 	return err == nil && ip.Zone() == "" && ip.Unmap().IsLoopback()
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // callsInFlight counts a connection's calls in flight: tools/call, and

@@ -31,6 +31,7 @@ func TestRelayableURL(t *testing.T) {
 		{"ftp://example.com/", "its scheme is ftp"},
 		{"http://example.com/", "it is http to a host other than this machine"},
 		{"http://localhost.example.com/", "it is http to a host other than this machine"},
+		{"http://localhoſt/", "it is http to a host other than this machine"},
 		{"http://127.0.0.1.example.com/", "it is http to a host other than this machine"},
 		{"http://0x7f.1/", "it is http to a host other than this machine"},
 		{"http://2130706433/", "it is http to a host other than this machine"},
