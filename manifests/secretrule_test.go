@@ -1,6 +1,7 @@
 package manifests
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/mcpsh/mcp/internal/redact"
@@ -100,17 +101,54 @@ func TestEndpoint_AddSecrets_byShape(t *testing.T) {
 	}
 	s := secretsOf(Endpoint{ID: "x", Command: "server", Env: env})
 	mustHide(t, s, values...)
-	mustHide(t, s, "pa55word", "admin", "c3rt-0001")
-	mustShow(t, s, "db.internal", "postgres", "app")
+	mustHide(t, s, "pa55word")
+	// The user name and a query value that says nothing of a secret are
+	// configuration.
+	mustShow(t, s, "db.internal", "postgres", "app", "admin", "c3rt-0001")
 }
 
-// Every header value is secret but those of headers that carry none, and
-// those count when they look like a credential.
+// A header value is secret when the header's name says it carries a
+// credential, or when it looks like one; other headers are configuration.
 func TestEndpoint_AddSecrets_headers(t *testing.T) {
 	s := secretsOf(Endpoint{ID: "x", URL: "https://h.example/mcp", Headers: map[string]string{
-		"X-Tenant": "acme", "Authorization": "Bearer tok-1", "Cookie": "sid=abcd",
-		"User-Agent": "agent-0123456789ABCDEF",
+		"X-Tenant": "acme", "Authorization": "Bearer tok-1", "Cookie": "sid=abcd", "X-Api-Key": "k-12",
+		"User-Agent": "agent-0123456789ABCDEF", "X-Region": "europe", "X-Client": "Bearer 0123456789abcdefABCD",
 	}})
-	mustHide(t, s, "acme", "tok-1", "Bearer tok-1", "sid=abcd", "agent-0123456789ABCDEF")
-	mustShow(t, s, "Bearer", "h.example")
+	mustHide(t, s, "tok-1", "Bearer tok-1", "sid=abcd", "k-12", "agent-0123456789ABCDEF", "0123456789abcdefABCD")
+	mustShow(t, s, "Bearer", "h.example", "acme", "europe")
+}
+
+// Names say a value is secret by their words: some anywhere, some as a
+// word of their own, some only last; ordinary names that hold those
+// letters say nothing.
+func TestSecretName_words(t *testing.T) {
+	for _, n := range []string{"DB_PW", "MYSQL_ROOT_PW", "DB_PASS", "API_KEY", "apiKey", "STRIPE_KEY", "GITHUB_AUTH",
+		"PGPASSWORD", "my-token", "SESSION", "SESSION_ID", "sessionId", "x-api-key", "api-key", "PRIVATE_PEM"} {
+		if !secretName(n) {
+			t.Errorf("%s does not say its value is secret", n)
+		}
+	}
+	for _, n := range []string{"KEYBOARD_LAYOUT", "AUTH_PROVIDER", "SESSION_TTL", "BYPASS_CACHE", "COMPASS_URL",
+		"PASSTHROUGH", "AUTHOR", "MONKEY_MODE", "KEY_FILE", "PWD", "OLDPWD", "LOG_LEVEL", "format", "region"} {
+		if secretName(n) {
+			t.Errorf("%s says its value is secret", n)
+		}
+	}
+}
+
+// What the rule found missing: a webhook URL's key in its path, a
+// password in a variable named with PW, a key given as an argument, and a
+// credential with letters run into it in a message.
+func TestEndpoint_AddSecrets_missed(t *testing.T) {
+	hook := "Xk3JqP9vLm2RtY7wZa4BcD6e"
+	s := secretsOf(Endpoint{ID: "x", Command: "server",
+		Args: []string{"--api-key", "sk-abcdefghijklmnopqrstuvwxyz012345", "--token=tk-9f8e", "--verbose", "ghp_0123456789abcdefABCDEF0123456789abcd"},
+		Env: map[string]string{"SLACK_WEBHOOK_URL": "https://hooks.slack.com/services/T0001/B0001/" + hook,
+			"DB_PW": "hunter2hunter2", "API_KEY": "abcd1234efgh5678", "AUTH_PROVIDER": "github", "SESSION_TTL": "3600",
+			"SEARCH_URL": "https://s.example/q?format=json&region=europe&debug=true&api_key=qk-77"}})
+	mustHide(t, s, hook, "hunter2hunter2", "sk-abcdefghijklmnopqrstuvwxyz012345", "tk-9f8e", "ghp_0123456789abcdefABCDEF0123456789abcd", "qk-77")
+	if got := s.Text("tokenabcd1234efgh5678s"); strings.Contains(got, "abcd1234efgh5678") {
+		t.Errorf("a credential run into letters: %q", got)
+	}
+	mustShow(t, s, "github", "3600", "json", "europe", "true", "hooks.slack.com", "services", "--verbose")
 }

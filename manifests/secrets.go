@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -14,33 +15,68 @@ import (
 // never be shown:
 //   - an env value whose variable's name says it is secret (secretName)
 //     unless it is a switch (true, disabled), or that looks like a
-//     credential (credentialLike), and the user info and query values of
-//     an env value that is a URL;
-//   - every header value, and the credentials in it, but those of the
-//     headers that carry none (plainHeaders), which count only when they
-//     look like a credential;
-//   - the user info and query values of its URL (and the Basic
-//     credentials an HTTP client makes of the user info);
+//     credential (credentialLike), and the credentials of an env value
+//     that is a URL (urlSecrets);
+//   - a header value, and the credentials in it, when the header's name
+//     says it carries one (Authorization, Cookie, X-Api-Key: secretName)
+//     or the value looks like a credential;
+//   - an argument that looks like a credential, or that follows a flag
+//     whose name says it is secret (--api-key VALUE, --token=VALUE);
+//   - the credentials of its URL;
 //   - its OAuth client secret.
 //
-// Configuration (LOG_LEVEL=info, NODE_ENV=production, PATH) is not secret,
-// so that it is never taken out of what a server says.
+// Configuration (LOG_LEVEL=info, NODE_ENV=production, PATH, X-Region:
+// europe, ?format=json) is not secret, so that it is never taken out of
+// what a server says.
 func (e Endpoint) AddSecrets(s *redact.Set) {
 	for name, v := range e.Env {
 		addValue(s, name, v)
 	}
 	for name, v := range e.Headers {
-		if plainHeaders[http.CanonicalHeaderKey(name)] {
-			if credentialLike(v) {
-				s.Add(v)
-			}
-			continue
+		if secretHeader(name) || credentialLike(strings.TrimSpace(v)) || credentialLike(lastField(v)) {
+			s.AddHeader(v)
 		}
-		s.AddHeader(v)
 	}
-	addURL(s, e.URL)
+	addArgs(s, e.Args)
+	urlSecrets(s, e.URL)
 	if e.OAuth != nil {
 		s.AddBasic(e.OAuth.ClientID, e.OAuth.ClientSecret)
+	}
+}
+
+// lastField is the last word of a header value: the credential of
+// "Bearer TOKEN".
+func lastField(v string) string {
+	f := strings.Fields(v)
+	if len(f) == 0 {
+		return ""
+	}
+	return f[len(f)-1]
+}
+
+// secretHeader says a header's name says it carries a credential.
+func secretHeader(name string) bool {
+	switch http.CanonicalHeaderKey(name) {
+	case "Authorization", "Proxy-Authorization", "Cookie":
+		return true
+	}
+	return secretName(name)
+}
+
+// addArgs adds the arguments that look like credentials, and the value of
+// each flag whose name says it is secret.
+func addArgs(s *redact.Set, args []string) {
+	for i, a := range args {
+		flag, value, inline := strings.Cut(a, "=")
+		isFlag := strings.HasPrefix(flag, "-")
+		switch {
+		case isFlag && inline:
+			addValue(s, strings.TrimLeft(flag, "-"), value)
+		case isFlag && secretName(strings.TrimLeft(flag, "-")) && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-"):
+			s.Add(args[i+1])
+		default:
+			addValue(s, "", a)
+		}
 	}
 }
 
@@ -78,58 +114,110 @@ func addValue(s *redact.Set, name, v string) {
 		s.Add(v)
 	}
 	if strings.Contains(v, "://") {
-		addURL(s, v)
+		urlSecrets(s, v)
 	}
 }
 
-// addURL adds the user info and query values of raw when it is a URL, and
-// the Basic credentials an HTTP client makes of the user info.
-func addURL(s *redact.Set, raw string) {
+// urlSecrets adds what of raw, when it is a URL, is a credential: the
+// password of its user info (and the Basic credentials an HTTP client
+// makes of it), the values of its query whose names say they are secret
+// or that look like credentials, and the segments of its path that look
+// like credentials (the key of a webhook URL). The user name, the host and
+// ordinary query values are not secrets.
+func urlSecrets(s *redact.Set, raw string) {
 	u, err := url.Parse(raw)
 	if err != nil || u.Scheme == "" {
 		return
 	}
 	if u.User != nil {
-		pass, _ := u.User.Password()
-		s.Add(u.User.Username(), pass)
-		s.AddBasic(u.User.Username(), pass)
+		if pass, ok := u.User.Password(); ok {
+			s.Add(pass)
+			s.AddBasic(u.User.Username(), pass)
+		} else {
+			addValue(s, "", u.User.Username()) // a token given as the user name
+		}
 	}
-	for _, vs := range u.Query() {
-		s.Add(vs...)
+	for name, vs := range u.Query() {
+		for _, v := range vs {
+			addValue(s, name, v)
+		}
+	}
+	for _, seg := range strings.Split(u.Path, "/") {
+		if credentialLike(seg) {
+			s.Add(seg)
+		}
 	}
 }
 
-// secretWords are the parts of a variable's name that say its value is
-// secret. A name is compared in upper case without its _ and -, so that
-// API_KEY, apiKey and PGPASSWORD all say so.
-var secretWords = []string{
-	"KEY", "TOKEN", "SECRET", "PASS", "PWD", "AUTH", "CRED", "COOKIE", "SESSION",
-	"PRIVATE", "SIGNATURE", "SALT", "DSN", "JWT", "BEARER", "CONNECTIONSTRING",
-}
+// Words of a variable's name that say its value is secret. A name is split
+// into its words (at _, -, ., and where lower case meets upper case) and
+// compared in upper case: anywhereWords count anywhere in it, run
+// together or not (PGPASSWORD, apiKey, GITHUB_TOKEN); wordWords only as a
+// word of their own (DB_PASS, MYSQL_ROOT_PW, not BYPASS or COMPASS); and
+// lastWords only as its last word (API_KEY, GITHUB_AUTH, SESSION, not
+// KEYBOARD_LAYOUT, AUTH_PROVIDER or SESSION_TTL).
+var (
+	anywhereWords = []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIAL",
+		"APIKEY", "ACCESSKEY", "PRIVATEKEY", "SESSIONID", "COOKIE", "SIGNATURE", "BEARER", "JWT", "CONNECTIONSTRING"}
+	wordWords = []string{"PASS", "PW", "PWD", "CRED", "CREDS", "DSN", "SALT", "PIN", "PRIVATE"}
+	lastWords = []string{"KEY", "AUTH", "SESSION"}
+)
 
 // notSecretNames are names that hold a secret word and never a secret: the
 // working directories a shell sets.
 var notSecretNames = map[string]bool{"PWD": true, "OLDPWD": true}
 
-// secretName says the name of a variable says its value is secret.
+// secretName says the name of a variable (or a header, a query value or a
+// flag) says its value is secret.
 func secretName(name string) bool {
 	if notSecretNames[name] {
 		return false
 	}
-	n := strings.ToUpper(strings.NewReplacer("_", "", "-", "").Replace(name))
-	for _, w := range secretWords {
-		if strings.Contains(n, w) {
+	words := nameWords(name)
+	if len(words) == 0 {
+		return false
+	}
+	joined := strings.Join(words, "")
+	for _, w := range anywhereWords {
+		if strings.Contains(joined, w) {
 			return true
 		}
 	}
-	return false
+	for _, w := range words {
+		if slices.Contains(wordWords, w) {
+			return true
+		}
+	}
+	return slices.Contains(lastWords, words[len(words)-1])
 }
 
-// plainHeaders are the headers known to carry no credential.
-var plainHeaders = map[string]bool{
-	"Accept": true, "Accept-Charset": true, "Accept-Encoding": true, "Accept-Language": true,
-	"Cache-Control": true, "Connection": true, "Content-Language": true, "Content-Type": true,
-	"Mcp-Protocol-Version": true, "Pragma": true, "User-Agent": true,
+// nameWords splits a name into its words, in upper case: at anything but a
+// letter or digit, and where a lower-case letter meets an upper-case one
+// (apiKey: API, KEY).
+func nameWords(name string) []string {
+	var words []string
+	var cur []rune
+	prevLower := false
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, strings.ToUpper(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	for _, r := range name {
+		switch {
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			flush()
+			prevLower = false
+			continue
+		case unicode.IsUpper(r) && prevLower:
+			flush()
+		}
+		cur = append(cur, r)
+		prevLower = unicode.IsLower(r)
+	}
+	flush()
+	return words
 }
 
 // minCredential is the length from which a value can look like a

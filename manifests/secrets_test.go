@@ -18,15 +18,17 @@ func TestEndpoint_AddSecrets(t *testing.T) {
 	}
 	var s redact.Set
 	ep.AddSecrets(&s)
-	for _, v := range []string{"env-key-1", "hdr-token-1", "Bearer hdr-token-1", "hdr-key-1", "tok-user", "pa55word",
-		"qk-123456", "fast", "cs-secret-1",
+	for _, v := range []string{"env-key-1", "hdr-token-1", "Bearer hdr-token-1", "hdr-key-1", "pa55word",
+		"qk-123456", "cs-secret-1",
 		base64.StdEncoding.EncodeToString([]byte("tok-user:pa55word")),
 		base64.StdEncoding.EncodeToString([]byte("cli:cs-secret-1"))} {
 		if got := s.Text("<" + v + ">"); got != "<"+redact.Mask+">" {
 			t.Errorf("%q is not a secret: %q", v, got)
 		}
 	}
-	for _, v := range []string{"1", "api.example", "cli", "https"} {
+	// A user name with a password, and a query value that says nothing
+	// of a secret, are configuration.
+	for _, v := range []string{"1", "api.example", "cli", "https", "tok-user", "fast"} {
 		if got := s.Text(v); got != v {
 			t.Errorf("%q was taken as a secret: %q", v, got)
 		}

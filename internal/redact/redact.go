@@ -6,10 +6,12 @@
 package redact
 
 import (
+	"cmp"
 	"encoding/base64"
 	"encoding/json"
 	"io"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -109,19 +111,32 @@ func jsonInner(v string, escapeHTML bool) string {
 	return inner(strings.TrimSuffix(b.String(), "\n"))
 }
 
+// anywhereLen is the length from which a secret is masked wherever it
+// occurs, even inside a longer word: no ordinary word is a secret that
+// long, and a credential with letters run into it is still the
+// credential.
+const anywhereLen = 12
+
 // Text is t with every occurrence of a secret replaced by Mask, where it
-// stands as a whole token (see wholeTokens): a secret "info" leaves
-// "getaddrinfo" as it is. Where secrets overlap or touch (one inside
-// another, one running into the next), the whole run becomes one Mask, so
-// no part of any is left.
+// stands as a whole token (see wholeTokens), or anywhere when it is at
+// least anywhereLen bytes long: a secret "info" leaves "getaddrinfo" as it
+// is. Where secrets overlap or touch (one inside another, one running into
+// the next), the whole run becomes one Mask, so no part of any is left.
 func (s *Set) Text(t string) string {
 	if s == nil {
 		return t
 	}
-	spans := wholeTokens(t, s.find(t))
+	found := s.find(t)
+	spans := wholeTokens(t, slices.Clone(found))
+	for _, sp := range found {
+		if sp.end-sp.start >= anywhereLen {
+			spans = append(spans, sp)
+		}
+	}
 	if len(spans) == 0 {
 		return t
 	}
+	slices.SortFunc(spans, func(a, b span) int { return cmp.Compare(a.start, b.start) })
 	var b strings.Builder
 	last := 0 // end of what has been written or masked
 	for i := 0; i < len(spans); {

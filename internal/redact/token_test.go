@@ -82,3 +82,18 @@ func FuzzSet_Text(f *testing.F) {
 		}
 	})
 }
+
+// A secret of anywhereLen bytes or more is masked even inside a longer
+// word; a shorter one only as a whole token.
+func TestSet_Text_longAnywhere(t *testing.T) {
+	var s Set
+	s.Add("abcd1234efgh5678", "info")
+	for in, want := range map[string]string{
+		"tokenabcd1234efgh5678s": "token" + Mask + "s",
+		"getaddrinfo info":       "getaddrinfo " + Mask,
+	} {
+		if got := s.Text(in); got != want {
+			t.Errorf("Text(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
