@@ -113,11 +113,18 @@ func installedBin(dir, spec string) (string, error) {
 	if !validPackageName(name) || dir == "" {
 		return "", nil
 	}
-	nm := filepath.Join(npmPrefix(dir), "node_modules")
+	prefix := npmPrefix(dir)
+	nm := filepath.Join(prefix, "node_modules")
 	pkgDir := filepath.Join(nm, filepath.FromSlash(name))
 	pkgJSON := filepath.Join(pkgDir, "package.json")
 	if _, err := os.Lstat(pkgJSON); err != nil {
 		return "", nil
+	}
+	// The prefix and every directory above it are the user's or root's
+	// and nobody else may write them (unless sticky): whoever could would
+	// swap node_modules between this check and the start.
+	if why := manifests.UnsafeDir(prefix); why != "" {
+		return "", &unsafePathError{nm, why}
 	}
 	chain := []string{nm}
 	if scope, _, ok := strings.Cut(name, "/"); ok {

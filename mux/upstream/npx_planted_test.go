@@ -153,3 +153,30 @@ func chmodOr(path string, bits os.FileMode) error {
 	}
 	return os.Chmod(path, st.Mode().Perm()|bits)
 }
+
+// The user's own install, in a project that sits in a directory others may
+// write and that is not sticky, is not started directly: whoever can write
+// that directory could swap the project's node_modules between the check
+// and the start. Sticky, as /tmp is, it is.
+func TestDirectCommand_prefixUnderAWritableDir(t *testing.T) {
+	base, _ := worldWritable(t)
+	open := filepath.Join(base, "open")
+	must(t, os.Mkdir(open, 0o755))
+	proj := filepath.Join(open, "proj")
+	must(t, os.Mkdir(proj, 0o755))
+	must(t, os.WriteFile(filepath.Join(proj, "package.json"), []byte(`{"name":"proj"}`), 0o644))
+	paths := installOwn(t, proj)
+	run := func() (manifests.Endpoint, []string) {
+		var warnings []string
+		ep := manifests.Endpoint{ID: "everything", Command: "npx", Args: plantedArgs, Cwd: proj}
+		return DirectCommand(ep, func(line string) { warnings = append(warnings, line) }), warnings
+	}
+	must(t, os.Chmod(open, 0o777))
+	if got, warnings := run(); got.Command != "npx" || len(warnings) != 1 || !strings.Contains(warnings[0], "is under "+open+", which is writable by group or others") {
+		t.Errorf("under a directory others may write: %s %q, warnings %q", got.Command, got.Args, warnings)
+	}
+	must(t, os.Chmod(open, 0o777|os.ModeSticky))
+	if got, warnings := run(); got.Command != paths[5] || len(warnings) > 0 {
+		t.Errorf("under a sticky directory: %s %q, warnings %q; want %s", got.Command, got.Args, warnings, paths[5])
+	}
+}
