@@ -28,40 +28,8 @@ func TestPlantedNpxPackage(t *testing.T) {
 	if os.Getuid() != 0 {
 		t.Fatal("this test plants a package as a second local user, which needs root to create (CI runs as root)")
 	}
-	base, err := os.MkdirTemp("", "mcp-planted-npx-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(base) })
-	x := filepath.Join(base, "x")
-	mkdir(t, x)
-	for dir, mode := range map[string]os.FileMode{base: 0o755, x: 0o777 | os.ModeSticky} {
-		if err := os.Chmod(dir, mode); err != nil {
-			t.Fatal(err)
-		}
-	}
-	attacker := newLocalUser(t, base)
-	marker := filepath.Join(base, "planted-ran") // only the host may write here
-	pkg := "node_modules/@modelcontextprotocol/server-everything"
-	attacker.Sh(t, x, `
-mkdir -p node_modules/.bin `+pkg+`/dist
-printf '%s' '{"name":"@modelcontextprotocol/server-everything","version":"2026.8.31","bin":{"mcp-server-everything":"dist/index.js"}}' > `+pkg+`/package.json
-printf '#!/bin/sh\necho planted >> `+marker+`\n' > `+pkg+`/dist/index.js
-chmod 755 `+pkg+`/dist/index.js
-ln -s ../@modelcontextprotocol/server-everything/dist/index.js node_modules/.bin/mcp-server-everything
-`)
-
-	// npx as written: a stand-in that notes its arguments and starts the
-	// package from the test servers' own install.
-	runnerLog := filepath.Join(base, "runner.log")
-	fakeBin := filepath.Join(base, "bin")
-	js := filepath.Join(testenv.Dir(t), pkg, "dist", "index.js")
-	writeFile(t, filepath.Join(fakeBin, "npx"), "#!/bin/sh\necho \"$@\" >> "+runnerLog+"\nexec "+testenv.Node(t)+" "+js+" stdio\n")
-	if err := os.Chmod(filepath.Join(fakeBin, "npx"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	env := []string{"PATH=" + fakeBin + string(os.PathListSeparator) + m.envValue("PATH")}
-
+	sc := plantNpxScene(t, m)
+	x, marker, runnerLog, env, attacker := sc.x, sc.marker, sc.runnerLog, sc.env, sc.attacker
 	manifest := `{"mcpServers": {"everything": {"command": "npx", "args": ["-y", "` + everythingSpec + `", "stdio"]}}}`
 	recipe := `{"pi": {"mcp": {"manifests": ["mcp.json"], "servers": [{"id": "everything", "tools": {"include": ["echo"]}}]}}}`
 	own := filepath.Join(x, "own")
@@ -113,6 +81,55 @@ ln -s ../@modelcontextprotocol/server-everything/dist/index.js node_modules/.bin
 			}
 		}
 	}
+}
+
+// npxScene is a world-writable directory x (sticky, as /tmp is) where
+// another user installed server-everything, whose planted binary writes
+// marker if it ever runs, and a stand-in npx on env's PATH that notes its
+// arguments in runnerLog and starts the test servers' own install.
+type npxScene struct {
+	x, marker, runnerLog string
+	env                  []string
+	attacker             *localUser
+}
+
+func plantNpxScene(t *testing.T, m *muxEnv) *npxScene {
+	t.Helper()
+	base, err := os.MkdirTemp("", "mcp-planted-npx-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	x := filepath.Join(base, "x")
+	mkdir(t, x)
+	for dir, mode := range map[string]os.FileMode{base: 0o755, x: 0o777 | os.ModeSticky} {
+		if err := os.Chmod(dir, mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	attacker := newLocalUser(t, base)
+	marker := filepath.Join(base, "planted-ran") // only the host may write here
+	pkg := "node_modules/@modelcontextprotocol/server-everything"
+	attacker.Sh(t, x, `
+mkdir -p node_modules/.bin `+pkg+`/dist
+printf '%s' '{"name":"@modelcontextprotocol/server-everything","version":"2026.8.31","bin":{"mcp-server-everything":"dist/index.js"}}' > `+pkg+`/package.json
+printf '#!/bin/sh\necho planted >> `+marker+`\n' > `+pkg+`/dist/index.js
+chmod 755 `+pkg+`/dist/index.js
+ln -s ../@modelcontextprotocol/server-everything/dist/index.js node_modules/.bin/mcp-server-everything
+`)
+
+	// npx as written: a stand-in that notes its arguments and starts the
+	// package from the test servers' own install.
+	runnerLog := filepath.Join(base, "runner.log")
+	fakeBin := filepath.Join(base, "bin")
+	js := filepath.Join(testenv.Dir(t), pkg, "dist", "index.js")
+	writeFile(t, filepath.Join(fakeBin, "npx"), "#!/bin/sh\necho \"$@\" >> "+runnerLog+"\nexec "+testenv.Node(t)+" "+js+" stdio\n")
+	if err := os.Chmod(filepath.Join(fakeBin, "npx"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"PATH=" + fakeBin + string(os.PathListSeparator) + m.envValue("PATH")}
+	return &npxScene{x: x, marker: marker, runnerLog: runnerLog, env: env, attacker: attacker}
+
 }
 
 // installOwnEverything installs server-everything in dir/node_modules as
