@@ -85,7 +85,9 @@ func (d *Multiplexer) handle(ctx context.Context, conn net.Conn, guest bool) {
 
 // read reads the request on conn. A guest's is read in one of its few
 // slots for reading, and counts against the bytes its requests in flight
-// may hold until release.
+// may hold until release: MaxRequest while it is read, then its size. A
+// request that could take the guest past that is refused before it is
+// read.
 func (d *Multiplexer) read(ctx context.Context, conn net.Conn, guest bool) (req *request, release func(), err error) {
 	if guest {
 		select {
@@ -96,21 +98,28 @@ func (d *Multiplexer) read(ctx context.Context, conn net.Conn, guest bool) (req 
 		case <-ctx.Done():
 			return nil, nil, ctx.Err()
 		}
+		if d.guestBytes.Add(MaxRequest) > maxGuestBytes {
+			d.guestBytes.Add(-MaxRequest)
+			return nil, nil, &BadRequestError{Reason: fmt.Sprintf("the session's guest has %s of requests in flight already", mib(maxGuestBytes))}
+		}
 	}
 	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
 	req, size, err := readRequest(conn)
+	if guest {
+		held := int64(size) // what the request holds from here on
+		if err != nil {
+			held = 0
+		}
+		d.guestBytes.Add(held - MaxRequest)
+		release = func() { d.guestBytes.Add(-held) }
+	} else {
+		release = func() {}
+	}
 	if err != nil {
 		return nil, nil, err
 	}
 	_ = conn.SetReadDeadline(time.Time{})
-	if !guest {
-		return req, func() {}, nil
-	}
-	if d.guestBytes.Add(int64(size)) > maxGuestBytes {
-		d.guestBytes.Add(-int64(size))
-		return nil, nil, &BadRequestError{Reason: fmt.Sprintf("the session's guest has %s of requests in flight already", mib(maxGuestBytes))}
-	}
-	return req, func() { d.guestBytes.Add(-int64(size)) }, nil
+	return req, release, nil
 }
 
 var errStopping = errors.New("the multiplexer is stopping")

@@ -1,9 +1,11 @@
 package mux
 
 import (
+	"net"
 	"os"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/testenv"
@@ -84,5 +86,41 @@ func TestMultiplexer_warningsForAGuest(t *testing.T) {
 		if !slices.Equal(r.Warnings, want) {
 			t.Errorf("guest %v: warnings %q, want %q", guest, r.Warnings, want)
 		}
+	}
+}
+
+// An answer the guest does not read is given up after guestWriteTimeout,
+// and the request with it: a guest that never reads holds nothing for
+// long.
+func TestMultiplexer_guestThatDoesNotRead(t *testing.T) {
+	cfg := &Config{
+		Surface:   &catalog.Surface{Mode: catalog.ModeCLI, Servers: []*catalog.ServerSurface{{ID: "fake", All: true}}},
+		Endpoints: map[string]manifests.Endpoint{"fake": {ID: "fake", Command: "/nonexistent/server"}},
+	}
+	d, err := New(Options{
+		Load:      func() (*Config, error) { return cfg, nil },
+		NewEngine: func(c *Config) *Engine { return NewEngine(c.Surface, c.Endpoints, os.LookupEnv, upstream.Options{}) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.eng.Close()
+	old := guestWriteTimeout
+	guestWriteTimeout = 200 * time.Millisecond
+	defer func() { guestWriteTimeout = old }()
+	client, server := net.Pipe()
+	defer client.Close()
+	done := make(chan struct{})
+	go func() {
+		d.handle(t.Context(), server, true)
+		close(done)
+	}()
+	if _, err := client.Write([]byte(`{"v":4,"op":"tools","server":"fake"}` + "\n")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the multiplexer still holds the request of a guest that does not read its answer")
 	}
 }

@@ -179,10 +179,12 @@ const (
 	// maxGuestBytes bounds the requests of the guest in flight together:
 	// four requests of MaxRequest, or thousands of any real call's.
 	maxGuestBytes = 4 * MaxRequest
-	// guestWriteTimeout bounds how long an answer waits for the guest to
-	// read it; a guest that does not read loses it, and its call ends.
-	guestWriteTimeout = 10 * time.Second
 )
+
+// guestWriteTimeout bounds how long an answer waits for the guest to read
+// it; a guest that does not read loses it, and its call ends. (A variable
+// for the tests.)
+var guestWriteTimeout = 10 * time.Second
 
 // New loads the configuration and builds the engine. A configuration
 // that cannot be loaded at start is an error; later, a failed reload keeps

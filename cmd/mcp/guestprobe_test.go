@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -127,7 +128,8 @@ func fail(msg string) {
 // guestProbeFire is guest-probe-fire SOCKET FILE SECONDS: each line of FILE
 // is a raw request sent on a connection of its own, all at once; it reads
 // nothing for SECONDS, then prints one line per connection: "refused" when
-// the multiplexer refused the request, else "answered" or "closed".
+// the multiplexer refused the request, else "answered", "closed", or
+// "pending" when nothing came within a second more.
 func guestProbeFire() {
 	data, err := os.ReadFile(os.Args[2])
 	if err != nil {
@@ -146,9 +148,12 @@ func guestProbeFire() {
 	}
 	time.Sleep(time.Duration(wait) * time.Second)
 	for _, c := range conns {
-		_ = c.SetReadDeadline(time.Now().Add(20 * time.Second))
-		b, _ := io.ReadAll(c)
+		_ = c.SetReadDeadline(time.Now().Add(time.Second))
+		b, err := io.ReadAll(c)
+		var ne net.Error
 		switch {
+		case len(b) == 0 && errors.As(err, &ne) && ne.Timeout():
+			fmt.Println("pending")
 		case strings.Contains(string(b), "the multiplexer refused the request"):
 			fmt.Println("refused")
 		case strings.Contains(string(b), `"result"`) && strings.HasSuffix(string(b), "}\n"):
