@@ -84,12 +84,18 @@ func (d *Multiplexer) handle(ctx context.Context, conn net.Conn, guest bool) {
 }
 
 // read reads the request on conn. A guest's is read in one of its few
-// slots for reading, and counts against the bytes its requests in flight
-// may hold until release: MaxRequest while it is read, then its size. A
-// request that could take the guest past that is refused before it is
-// read.
+// slots for reading, and once read counts against the bytes the guest's
+// requests in flight may hold, until release. When those are so near the
+// bound that a request of MaxRequest could pass it, a request is refused
+// before it is read, and again when it would pass it once read.
 func (d *Multiplexer) read(ctx context.Context, conn net.Conn, guest bool) (req *request, release func(), err error) {
+	full := func() error {
+		return &BadRequestError{Reason: fmt.Sprintf("the session's guest has %s of requests in flight already", mib(maxGuestBytes))}
+	}
 	if guest {
+		if d.guestBytes.Load()+MaxRequest > maxGuestBytes {
+			return nil, nil, full()
+		}
 		select {
 		case d.guestReads <- struct{}{}:
 			defer func() { <-d.guestReads }()
@@ -98,28 +104,24 @@ func (d *Multiplexer) read(ctx context.Context, conn net.Conn, guest bool) (req 
 		case <-ctx.Done():
 			return nil, nil, ctx.Err()
 		}
-		if d.guestBytes.Add(MaxRequest) > maxGuestBytes {
-			d.guestBytes.Add(-MaxRequest)
-			return nil, nil, &BadRequestError{Reason: fmt.Sprintf("the session's guest has %s of requests in flight already", mib(maxGuestBytes))}
+		if d.guestBytes.Load()+MaxRequest > maxGuestBytes {
+			return nil, nil, full() // filled while this one waited
 		}
 	}
 	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
 	req, size, err := readRequest(conn)
-	if guest {
-		held := int64(size) // what the request holds from here on
-		if err != nil {
-			held = 0
-		}
-		d.guestBytes.Add(held - MaxRequest)
-		release = func() { d.guestBytes.Add(-held) }
-	} else {
-		release = func() {}
-	}
 	if err != nil {
 		return nil, nil, err
 	}
 	_ = conn.SetReadDeadline(time.Time{})
-	return req, release, nil
+	if !guest {
+		return req, func() {}, nil
+	}
+	if d.guestBytes.Add(int64(size)) > maxGuestBytes {
+		d.guestBytes.Add(-int64(size))
+		return nil, nil, full()
+	}
+	return req, func() { d.guestBytes.Add(-int64(size)) }, nil
 }
 
 var errStopping = errors.New("the multiplexer is stopping")

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/tailscale/hujson"
+
 	"github.com/mcpsh/mcp/internal/exit"
 )
 
@@ -104,10 +106,9 @@ func readRequest(r io.Reader) (req *request, size int, err error) {
 	if err := exactNames(raw, requestNames, map[string][]string{"input": inputNames, "search": searchNames}); err != nil {
 		return nil, 0, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
+	// Every name is known (exactNames): the fields decode as they are.
 	req = &request{}
-	if err := dec.Decode(req); err != nil {
+	if err := json.Unmarshal(raw, req); err != nil {
 		return nil, 0, &BadRequestError{Reason: describeJSONError(err)}
 	}
 	if err := req.check(); err != nil {
@@ -125,23 +126,29 @@ var (
 
 // exactNames checks that raw, when an object, has each of its names once
 // and only names of names, and so the objects under the names of nested.
-// What is not an object is left for the decoder to say.
+// What is not an object is left for the decoder to say. (hujson keeps an
+// object's members as written, in order, twice if twice, and refers to
+// raw rather than copying it.)
 func exactNames(raw json.RawMessage, names []string, nested map[string][]string) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+	v, err := hujson.Parse(raw)
+	if err != nil {
+		return nil
+	}
+	return exactMembers(v.Value, names, nested)
+}
+
+func exactMembers(v hujson.ValueTrimmed, names []string, nested map[string][]string) error {
+	obj, ok := v.(*hujson.Object)
+	if !ok {
 		return nil
 	}
 	seen := map[string]bool{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
+	for _, m := range obj.Members {
+		lit, ok := m.Name.Value.(hujson.Literal)
+		if !ok {
 			return nil
 		}
-		name, _ := tok.(string)
-		var value json.RawMessage
-		if err := dec.Decode(&value); err != nil {
-			return nil
-		}
+		name := lit.String()
 		switch {
 		case seen[name]:
 			return &BadRequestError{Reason: fmt.Sprintf("it has the field %s twice", quoted(name))}
@@ -150,7 +157,7 @@ func exactNames(raw json.RawMessage, names []string, nested map[string][]string)
 		}
 		seen[name] = true
 		if sub, ok := nested[name]; ok {
-			if err := exactNames(value, sub, nil); err != nil {
+			if err := exactMembers(m.Value.Value, sub, nil); err != nil {
 				return err
 			}
 		}

@@ -127,9 +127,9 @@ func fail(msg string) {
 
 // guestProbeFire is guest-probe-fire SOCKET FILE SECONDS: each line of FILE
 // is a raw request sent on a connection of its own, all at once; it reads
-// nothing for SECONDS, then prints one line per connection: "refused" when
-// the multiplexer refused the request, else "answered", "closed", or
-// "pending" when nothing came within a second more.
+// each connection for up to SECONDS, all at once, then prints one line per
+// connection: "refused" when the multiplexer refused the request, else
+// "answered", "closed", or "pending" when nothing came in that time.
 func guestProbeFire() {
 	data, err := os.ReadFile(os.Args[2])
 	if err != nil {
@@ -146,21 +146,31 @@ func guestProbeFire() {
 		conns[i] = c
 		go func() { _, _ = c.Write([]byte(req + "\n")) }()
 	}
-	time.Sleep(time.Duration(wait) * time.Second)
-	for _, c := range conns {
-		_ = c.SetReadDeadline(time.Now().Add(time.Second))
-		b, err := io.ReadAll(c)
-		var ne net.Error
-		switch {
-		case len(b) == 0 && errors.As(err, &ne) && ne.Timeout():
-			fmt.Println("pending")
-		case strings.Contains(string(b), "the multiplexer refused the request"):
-			fmt.Println("refused")
-		case strings.Contains(string(b), `"result"`) && strings.HasSuffix(string(b), "}\n"):
-			fmt.Println("answered")
-		default:
-			fmt.Println("closed")
-		}
+	deadline := time.Now().Add(time.Duration(wait) * time.Second)
+	out := make([]string, len(conns))
+	var wg sync.WaitGroup
+	for i, c := range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_ = c.SetReadDeadline(deadline)
+			b, err := io.ReadAll(c)
+			var ne net.Error
+			switch {
+			case len(b) == 0 && errors.As(err, &ne) && ne.Timeout():
+				out[i] = "pending"
+			case strings.Contains(string(b), "the multiplexer refused the request"):
+				out[i] = "refused"
+			case strings.Contains(string(b), `"result"`) && strings.HasSuffix(string(b), "}\n"):
+				out[i] = "answered"
+			default:
+				out[i] = "closed"
+			}
+		}()
+	}
+	wg.Wait()
+	for _, o := range out {
+		fmt.Println(o)
 	}
 	os.Exit(0)
 }

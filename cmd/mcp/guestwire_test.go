@@ -439,9 +439,10 @@ func TestGuestRequestsInFlightAreBounded(t *testing.T) {
 	for i := range reqs {
 		reqs[i] = call
 	}
-	// The probe reads once every request is in; calls taken are still
+	// The probe waits 30 s for each answer: the refusals come as soon as
+	// the multiplexer has read what it takes; calls taken are still
 	// sleeping then, and end when it hangs up.
-	got := g.fire(guest, socket, reqs, 3*time.Second)
+	got := g.fire(guest, socket, reqs, 30*time.Second)
 	count := map[string]int{}
 	for _, s := range got {
 		count[s]++
@@ -450,12 +451,19 @@ func TestGuestRequestsInFlightAreBounded(t *testing.T) {
 		t.Errorf("32 calls of 4 MiB at once: %v", count)
 	}
 	// The bound is on what the guest's requests hold; what the race
-	// detector adds to each copy of them counts here too.
-	if grew := peakRSS(t, pid) - before; grew > 384<<20 {
+	// detector adds to each copy of them counts here too (65 MiB without
+	// it, 288 MiB with it; 837 MiB with it and no bound).
+	grew := peakRSS(t, pid) - before
+	t.Logf("peak memory up by %d MiB", grew>>20)
+	if grew > 512<<20 {
 		t.Errorf("the guest's calls took the multiplexer's peak memory up by %d MiB", grew>>20)
 	}
-	r := g.as(guest, []string{"MCP_SESSION=" + id + "@" + socket}, "mcp", "call", "fake.sleep", "ms=1")
-	if r.code != 0 || r.stdout != "slept\n" {
+	// Once the guest has hung up, its calls end and the budget is free.
+	var r result
+	if !eventually(20*time.Second, func() bool {
+		r = g.as(guest, []string{"MCP_SESSION=" + id + "@" + socket}, "mcp", "call", "fake.sleep", "ms=1")
+		return r.code == 0 && r.stdout == "slept\n"
+	}) {
 		t.Errorf("a call after: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 }
