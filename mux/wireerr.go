@@ -61,6 +61,7 @@ var wireKinds = []wireKind{
 	kind[catalog.ArgError]("arg"),
 	kind[NoEndpointError]("no_endpoint"),
 	kind[upstream.RPCError]("rpc"),
+	kind[upstream.InvalidReplyError]("invalid_reply"),
 	kind[manifests.MissingVarError]("missing_var"),
 	kind[manifests.UntrustedError]("untrusted"),
 	kind[auth.LoginRequiredError]("login_required"),

@@ -67,6 +67,8 @@ func FakeServerMain() {
 func runFake(mode string) int {
 	has := func(m string) bool { return strings.Contains(","+mode+",", ","+m+",") }
 	switch {
+	case strings.HasPrefix(mode, ModeMalformed):
+		return serveMalformed(strings.TrimPrefix(mode, ModeMalformed))
 	case has(ModeExit):
 		for i := 1; i <= 30; i++ {
 			fmt.Fprintf(os.Stderr, "starting %d\n", i)

@@ -104,6 +104,8 @@ type conn struct {
 	// mcp-go transport leaves requests from the server unanswered.
 	reply func(ctx context.Context, msg []byte) error
 
+	waiting sync.Map // string id -> waiter: our requests waiting for a reply (replies.go)
+
 	life   context.Context // lives until Close; the transports' Start context
 	cancel context.CancelFunc
 	nextID atomic.Int64
@@ -326,7 +328,8 @@ func (u *conn) request(ctx context.Context, method string, params any) (json.Raw
 		return nil, u.contextError(ctx, method)
 	}
 	resp, err := u.send(ctx, method, params)
-	if err != nil && u.modern != nil && u.params != nil && reissuable(method) && ctx.Err() == nil && !isLimit(err) && u.deadReason() == nil {
+	var invalid *InvalidReplyError
+	if err != nil && u.modern != nil && u.params != nil && reissuable(method) && ctx.Err() == nil && !isLimit(err) && !errors.As(err, &invalid) && u.deadReason() == nil {
 		// 2026-07-28 resumes no stream: a request whose stream broke is
 		// sent again, with a new id, when that is safe.
 		u.log.Debug("the response stream broke; sending the request again", "method", method, "err", err)
@@ -353,7 +356,8 @@ func (u *conn) request(ctx context.Context, method string, params any) (json.Raw
 // send sends one request under a new id and waits for its response.
 func (u *conn) send(ctx context.Context, method string, params any) (*transport.JSONRPCResponse, error) {
 	// String ids never clash with the typed client's integer ones.
-	id := mcp.NewRequestId("mcp-" + strconv.FormatInt(u.nextID.Add(1), 10))
+	key := "mcp-" + strconv.FormatInt(u.nextID.Add(1), 10)
+	id := mcp.NewRequestId(key)
 	req := transport.JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: id, Method: method, Params: params}
 	if u.modern != nil {
 		if err := u.modern.addMeta(&req); err != nil {
@@ -364,7 +368,11 @@ func (u *conn) send(ctx context.Context, method string, params any) (*transport.
 		u.addHeaders(ctx, &req)
 	}
 	st := &reqState{ctx: ctx}
-	resp, err := u.tr.SendRequest(context.WithValue(ctx, reqStateKey{}, st), req)
+	resp, err := u.sendWatched(context.WithValue(ctx, reqStateKey{}, st), key, req)
+	var invalid *InvalidReplyError
+	if errors.As(err, &invalid) {
+		return nil, err
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			u.sendCancelled(id, context.Cause(ctx))
@@ -460,8 +468,8 @@ func (u *conn) ListTools(ctx context.Context) ([]catalog.Tool, error) {
 			TTLMs      *int64            `json:"ttlMs"`
 			CacheScope string            `json:"cacheScope"`
 		}
-		if err := json.Unmarshal(raw, &res); err != nil {
-			return nil, fmt.Errorf("tools/list: server %s sent an invalid result: %w", u.server, err)
+		if err := decodeResult(u.server, "tools/list", raw, &res); err != nil {
+			return nil, err
 		}
 		if page == 0 {
 			u.setHint(res.TTLMs, res.CacheScope)

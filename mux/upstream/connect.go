@@ -242,6 +242,10 @@ func (u *conn) connectError(ctx context.Context, opts Options, err error) error 
 		}
 		return fmt.Errorf("connect to %s: %w", u.server, ctx.Err())
 	}
+	var ir *InvalidReplyError
+	if errors.As(err, &ir) {
+		return &UnavailableError{Server: u.server, Stderr: stderr(), Err: ir}
+	}
 	var ue *UnavailableError
 	if errors.As(err, &ue) {
 		// A request of our own (server/discover) explained itself.

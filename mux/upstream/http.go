@@ -39,6 +39,9 @@ type roundTripper struct {
 	// onMessage, if set, sees the data of every message event of event
 	// streams, as the transport reads them.
 	onMessage func(data []byte)
+	// onReply, if set, sees every message of event streams and every JSON
+	// body before the transport reads it (checkReply).
+	onReply func(data []byte)
 	// listening marks the connection of a streamable HTTP client that
 	// keeps a GET stream open.
 	listening bool
@@ -94,14 +97,47 @@ func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 				trip(err)
 			}
 		}}}
-		if t.onMessage != nil {
-			resp.Body = &sseTap{ReadCloser: resp.Body, max: min(t.max, maxServerRequest), onMessage: t.onMessage}
+		if t.onMessage != nil || t.onReply != nil {
+			resp.Body = &sseTap{ReadCloser: resp.Body, max: t.max, onMessage: t.tapped}
 		}
 	} else {
 		resp.Body = &limitBody{ReadCloser: resp.Body, left: t.max, trip: trip}
+		if mt == "application/json" && t.onReply != nil {
+			t.checkBody(resp)
+		}
 	}
 	return resp, nil
 }
+
+// tapped hands an event's data to onReply and, when it is small enough to
+// be a request from the server, to onMessage.
+func (t *roundTripper) tapped(data []byte) {
+	if t.onReply != nil {
+		t.onReply(data)
+	}
+	if t.onMessage != nil && int64(len(data)) <= maxServerRequest {
+		t.onMessage(data)
+	}
+}
+
+// checkBody reads a JSON body whole, within its limit, and has onReply
+// see it before the transport reads it again from memory. A body that
+// cannot be read fails the transport's read as it would have.
+func (t *roundTripper) checkBody(resp *http.Response) {
+	data, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		resp.Body = io.NopCloser(io.MultiReader(bytes.NewReader(data), errReader{err}))
+		return
+	}
+	t.onReply(data)
+	resp.Body = io.NopCloser(bytes.NewReader(data))
+}
+
+// errReader fails every read with err.
+type errReader struct{ err error }
+
+func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 
 // refusesStream says whether a GET answered with status will be answered
 // the same way again: a client error other than those that change with
@@ -126,6 +162,7 @@ func connectHTTP(ctx context.Context, ep manifests.Endpoint, opts Options, revis
 	u.secret = opts.secretsFor(ep)
 	u.rt = newRoundTripper(opts.MaxMessageBytes, nil)
 	u.rt.standard = true
+	u.rt.onReply = u.checkReply
 	u.revision = revision
 	u.params = &paramHeaders{}
 	hc := &http.Client{Transport: opts.httpTransport(ep, u.rt, u.secret)}
@@ -187,6 +224,7 @@ func connectSSE(ctx context.Context, ep manifests.Endpoint, opts Options, fellBa
 	// mcp-go's SSE transport drops the requests a server sends; the
 	// connection watches the stream and answers them itself.
 	u.rt.onMessage = u.onSSEMessage
+	u.rt.onReply = u.checkReply
 	hc := &http.Client{Transport: opts.httpTransport(ep, u.rt, u.secret)}
 	tr, err := transport.NewSSE(ep.URL,
 		transport.WithHeaders(maps.Clone(ep.Headers)),
@@ -389,8 +427,10 @@ func (s *sseTap) endLine() {
 // httpConnectError explains a failed HTTP handshake by its status when there
 // was one: the bodies of error responses are not repeated.
 func (u *conn) httpConnectError(ctx context.Context, opts Options, err error, status int) error {
+	var invalid *InvalidReplyError
 	switch {
-	case ctx.Err() != nil:
+	case ctx.Err() != nil, errors.As(err, &invalid):
+		// What the server sent says more than a status seen meanwhile.
 	case status == http.StatusUnauthorized:
 		// Keep the chain: it holds the auth metadata the caller may need.
 		return u.unavailable(u.redact(fmt.Errorf("%w: %w", statusError(status), err)))

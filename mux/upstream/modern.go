@@ -81,8 +81,8 @@ func (m *modern) complete(server, method string, result json.RawMessage, text fu
 	var r struct {
 		ResultType mcp.ResultType `json:"resultType"`
 	}
-	if err := json.Unmarshal(result, &r); err != nil {
-		return nil, fmt.Errorf("%s: server %s sent an invalid result: %w", method, server, err)
+	if err := decodeResult(server, method, result, &r); err != nil {
+		return nil, err
 	}
 	switch r.ResultType {
 	case "", mcp.ResultTypeComplete:
@@ -137,8 +137,8 @@ func (u *conn) discover(ctx context.Context) error {
 		mcp.DiscoverResult
 		Meta map[string]json.RawMessage `json:"_meta"`
 	}
-	if err := json.Unmarshal(raw, &res); err != nil {
-		return fmt.Errorf("server/discover: invalid result: %w", err)
+	if err := decodeResult(u.server, string(mcp.MethodServerDiscover), raw, &res); err != nil {
+		return err
 	}
 	if !slices.Contains(res.SupportedVersions, u.modern.revision) {
 		return fmt.Errorf("server/discover: the server supports %v, not %s", res.SupportedVersions, u.modern.revision)

@@ -2,7 +2,6 @@ package upstream
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -164,7 +163,11 @@ func (u *conn) initialize(ctx context.Context, opts Options) error {
 	if httpConn != nil {
 		httpConn.SetProtocolVersion(u.revision)
 	}
-	resp, err := u.tr.SendRequest(ctx, req)
+	resp, err := u.sendWatched(ctx, "mcp-initialize", req)
+	var invalid *InvalidReplyError
+	if errors.As(err, &invalid) {
+		return err
+	}
 	if err != nil {
 		return transport.NewError(err)
 	}
@@ -172,8 +175,8 @@ func (u *conn) initialize(ctx context.Context, opts Options) error {
 		return resp.Error.AsError()
 	}
 	var res mcp.InitializeResult
-	if err := json.Unmarshal(resp.Result, &res); err != nil {
-		return fmt.Errorf("failed to unmarshal response: %w", err)
+	if err := decodeResult(u.server, string(mcp.MethodInitialize), resp.Result, &res); err != nil {
+		return err
 	}
 	if !mcp.IsValidProtocolVersion(res.ProtocolVersion) || mcp.IsModernProtocol(res.ProtocolVersion) {
 		return mcp.UnsupportedProtocolVersionError{Version: res.ProtocolVersion}

@@ -250,7 +250,8 @@ func connectStdio(ctx context.Context, ep manifests.Endpoint, opts Options, revi
 	}
 	// The transport gets our pipes; the process itself stays ours, so that
 	// we can reap it, stop its whole group and see it die.
-	tr := transport.NewIO(stdout, p.stdin, nil)
+	replies := &lineTap{r: stdout, max: opts.MaxMessageBytes, onLine: u.checkReply}
+	tr := transport.NewIO(replies, p.stdin, nil)
 	transport.WithCommandLogger(u.log)(tr)
 	u.tr = tr
 	u.c = u.newClient(tr)

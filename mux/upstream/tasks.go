@@ -223,7 +223,7 @@ func (u *conn) getTask(ctx context.Context, name, id string) (*task, error) {
 func (u *conn) callResult(name string, raw json.RawMessage) (*catalog.Result, error) {
 	res, err := catalog.ParseResult(raw)
 	if err != nil {
-		return nil, fmt.Errorf("tools/call %s: server %s sent an invalid result: %w", name, u.server, err)
+		return nil, invalidResult(u.server, "tools/call", err)
 	}
 	return res, nil
 }

@@ -60,6 +60,11 @@ type UnavailableError struct {
 func (e *UnavailableError) ExitCode() int { return exit.Upstream }
 
 func (e *UnavailableError) Error() string {
+	var ir *InvalidReplyError
+	if errors.As(e.Err, &ir) {
+		// It names the server and says what it sent.
+		return ir.Error()
+	}
 	return fmt.Sprintf("server %s is unavailable: %v", e.Server, e.Err)
 }
 
