@@ -49,6 +49,8 @@ func TestMain(m *testing.M) {
 		"guest-probe-hold": guestProbeHold,
 		"guest-probe-fire": guestProbeFire,
 		"stall-server":     stallServer,
+		// A server whose reply to one method has the wrong shape (MALFORMED).
+		"malformed-server": func() { os.Exit(testenv.ServeFake(testenv.ModeMalformed + os.Getenv("MALFORMED"))) },
 	})
 }
 

@@ -101,6 +101,7 @@ type runHost struct {
 	b            mux.Backend
 	surface      *catalog.Surface
 	tools        map[string][]catalog.Tool // authorized, by declared server id
+	down         map[string]error          // why a server could not be listed, by declared id
 	allowUnknown bool
 
 	// stepMu lets one call at a time log in again for a wider scope, and
@@ -114,15 +115,15 @@ var _ script.Host = (*runHost)(nil)
 
 // newRunHost learns each server's authorized tools: from the catalog cache
 // when the server has been seen, else by connecting. A server that cannot
-// be reached contributes no tools; calls to it fail as unavailable. A
+// be reached contributes no tools; calls of it fail as it did. A
 // server whose directory is not trusted fails the run before it starts.
 func newRunHost(ctx context.Context, a *app, b mux.Backend, allowUnknown bool) (*runHost, error) {
 	cat, err := b.Catalog(ctx, mux.Known)
 	if err != nil {
 		return nil, err
 	}
-	h := &runHost{a: a, b: b, surface: cat.Surface, tools: map[string][]catalog.Tool{}, allowUnknown: allowUnknown,
-		steppedUp: map[string]bool{}}
+	h := &runHost{a: a, b: b, surface: cat.Surface, tools: map[string][]catalog.Tool{}, down: map[string]error{},
+		allowUnknown: allowUnknown, steppedUp: map[string]bool{}}
 	for _, s := range cat.Servers {
 		var u *manifests.UntrustedError
 		if errors.As(s.Err, &u) {
@@ -130,6 +131,7 @@ func newRunHost(ctx context.Context, a *app, b mux.Backend, allowUnknown bool) (
 		}
 		if s.Err != nil {
 			a.warn("%s: %s", s.ID, oneLine(s.Err))
+			h.down[s.ID] = s.Err
 			continue
 		}
 		h.tools[s.ID] = s.Tools
@@ -144,8 +146,13 @@ func (h *runHost) Tools() map[string][]string {
 			out[srv] = append(out[srv], t.Name)
 		}
 	}
+	for srv := range h.down {
+		out[srv] = nil
+	}
 	return out
 }
+
+func (h *runHost) Unavailable(server string) error { return h.down[server] }
 
 // Call refuses keys the tool's input schema does not declare, as `mcp
 // call` does, unless --allow-unknown; the server checks the rest.

@@ -135,6 +135,11 @@ func (e *engine) serverObject(id string) *goja.Object {
 			if v := target.Get(name); v != nil || implicitNames[name] {
 				return v
 			}
+			if e.h.Unavailable(id) != nil {
+				// Its tools are not known: any name is a call that
+				// rejects with why.
+				return e.vm.ToValue(func(c goja.FunctionCall) goja.Value { return e.call(id, name, c.Argument(0), false) })
+			}
 			panic(e.notAvailable(id, name))
 		},
 	})

@@ -25,6 +25,16 @@ func (e *engine) allowed(server, tool string) (string, bool) {
 	return "", false
 }
 
+// unavailable is why server could not be reached at the start, if it
+// could not.
+func (e *engine) unavailable(server string) error {
+	id, ok := e.servers[norm(server)]
+	if !ok {
+		return nil
+	}
+	return e.h.Unavailable(id)
+}
+
 // callTarget is mcp.call("server.tool", args) and mcp.callRaw(...).
 func (e *engine) callTarget(c goja.FunctionCall, raw bool) goja.Value {
 	target := c.Argument(0)
@@ -62,6 +72,10 @@ func (e *engine) call(server, tool string, argv goja.Value, raw bool) goja.Value
 	// Made now, so that an uncaught failure points at the call.
 	errObj := e.newError(e.errorCtor, "")
 	id, ok := e.allowed(server, tool)
+	if down := e.unavailable(server); !ok && down != nil {
+		e.describe(errObj, "UnavailableError", down.Error(), server, tool)
+		return e.rejectedWith(errObj, down)
+	}
 	if !ok {
 		na := e.h.NotAvailable(server, tool)
 		e.describe(errObj, "NotAvailableError", na.Error(), server, tool)

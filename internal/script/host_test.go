@@ -20,6 +20,8 @@ type fakeHost struct {
 	CallFunc   func(ctx context.Context, server, tool string, args json.RawMessage) (*catalog.Result, error)
 	SearchFunc func(ctx context.Context, query string, limit int) ([]catalog.Tool, error)
 	ListFunc   func(ctx context.Context, server string) ([]catalog.Tool, error)
+	// UnavailableFunc, if set, is Unavailable.
+	UnavailableFunc func(server string) error
 }
 
 func (h *fakeHost) NotAvailable(server, tool string) *catalog.NotAvailableError {
@@ -27,6 +29,13 @@ func (h *fakeHost) NotAvailable(server, tool string) *catalog.NotAvailableError 
 }
 
 var _ Host = (*fakeHost)(nil)
+
+func (h *fakeHost) Unavailable(server string) error {
+	if h.UnavailableFunc == nil {
+		return nil
+	}
+	return h.UnavailableFunc(server)
+}
 
 func (h *fakeHost) Tools() map[string][]string { return h.ToolsFunc() }
 func (h *fakeHost) Call(ctx context.Context, server, tool string, args json.RawMessage) (*catalog.Result, error) {

@@ -57,6 +57,10 @@ type Host interface {
 	// NotAvailable is the error for server.tool (or a server, with tool
 	// "") outside the surface, in the surface's words.
 	NotAvailable(server, tool string) *catalog.NotAvailableError
+	// Unavailable is why server, one of Tools (which lists it without
+	// tools), could not be reached to learn its tools; nil when it was.
+	// A call of any of its tools rejects with it.
+	Unavailable(server string) error
 }
 
 // Defaults for the zero fields of Limits.

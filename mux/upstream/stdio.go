@@ -172,11 +172,13 @@ func waitChan(ch <-chan struct{}, d time.Duration) bool {
 }
 
 // exitError describes how the leader ended. Call after exited is closed.
+// The server's exit status is told, not wrapped: *exec.ExitError has an
+// ExitCode of its own, the server's, which is not mcp's.
 func (p *process) exitError(when string) error {
 	if p.waitErr == nil {
 		return fmt.Errorf("exited %s", when)
 	}
-	return fmt.Errorf("exited %s: %w", when, p.waitErr)
+	return fmt.Errorf("exited %s: %v", when, p.waitErr)
 }
 
 // stderrTail waits briefly for stderr to be drained, then returns its last lines.
