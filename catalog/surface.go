@@ -7,6 +7,7 @@ package catalog
 import (
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/mcpsh/mcp/internal/exit"
 	"github.com/mcpsh/mcp/manifests"
@@ -138,9 +139,20 @@ type NotAvailableError struct {
 	// configuration is the boundary rather than a recipe.
 	Session bool `json:",omitempty"`
 	User    bool `json:",omitempty"`
+	// Suggest are what the caller most likely meant, written as the
+	// caller would write them (SERVER.TOOL), all of them on the surface.
+	Suggest []string `json:",omitempty"`
 }
 
 func (e *NotAvailableError) Error() string {
+	msg := e.reason()
+	if len(e.Suggest) > 0 {
+		msg += " (did you mean " + strings.Join(e.Suggest, " or ") + "?)"
+	}
+	return msg
+}
+
+func (e *NotAvailableError) reason() string {
 	name := e.Server
 	if e.Tool != "" {
 		name += "." + e.Tool

@@ -180,20 +180,36 @@ func (e *Engine) Instructions(server string) (text string, ok bool) {
 // Tool returns one authorized tool. A tool outside the surface and a tool
 // the server does not offer give the same NotAvailableError. A tool the
 // cached list lacks is looked for again on a live connection: the server
-// may have added it since.
+// may have added it since. The name may write "_" for the tool's "-" or
+// the other way round (catalog.ResolveTool); a name that means no tool is
+// answered with suggestions among the surface's tools only.
 func (e *Engine) Tool(ctx context.Context, server, tool string) (catalog.Tool, error) {
-	if err := e.Surface().Check(server, tool); err != nil {
-		return catalog.Tool{}, err
+	s := e.Surface()
+	srv, ok := s.Server(server)
+	if !ok {
+		return catalog.Tool{}, s.NotAvailable(server, tool)
+	}
+	if !srv.All {
+		// The surface names its tools: the name is resolved against them
+		// before anything is listed.
+		name, err := s.ResolveTool(server, tool, srv.Tools)
+		if err != nil {
+			return catalog.Tool{}, err
+		}
+		tool = name
 	}
 	live := e.connected(server)
 	tools, err := e.Tools(ctx, server)
 	if err != nil {
+		if !srv.Allowed(tool) {
+			return catalog.Tool{}, s.NotAvailable(server, tool)
+		}
 		return catalog.Tool{}, err
 	}
 	if t, ok := find(tools, tool); ok {
 		return t, nil
 	}
-	if !live {
+	if !live && srv.Allowed(tool) {
 		if tools, err = e.Bind(ctx, server); err != nil {
 			return catalog.Tool{}, err
 		}
@@ -201,7 +217,12 @@ func (e *Engine) Tool(ctx context.Context, server, tool string) (catalog.Tool, e
 			return t, nil
 		}
 	}
-	return catalog.Tool{}, e.Surface().NotAvailable(server, tool)
+	name, err := s.ResolveTool(server, tool, catalog.Names(tools))
+	if err != nil {
+		return catalog.Tool{}, err
+	}
+	t, _ := find(tools, name)
+	return t, nil
 }
 
 func find(tools []catalog.Tool, name string) (catalog.Tool, bool) {

@@ -140,6 +140,9 @@ func (e *engine) serverObject(id string) *goja.Object {
 				// rejects with why.
 				return e.vm.ToValue(func(c goja.FunctionCall) goja.Value { return e.call(id, name, c.Argument(0), false) })
 			}
+			if v := e.aliased(target, id, name); v != nil {
+				return v
+			}
 			panic(e.notAvailable(id, name))
 		},
 	})

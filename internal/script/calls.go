@@ -10,19 +10,16 @@ import (
 	"github.com/mcpsh/mcp/catalog"
 )
 
-// allowed resolves a server id as the program spelled it ("-" and "_" are
-// the same) and checks the tool against the session's surface.
-func (e *engine) allowed(server, tool string) (string, bool) {
-	id, ok := e.servers[norm(server)]
+// allowed resolves a server id and a tool name as the program spelled them
+// ("-" and "_" are the same, in a tool name where that names one tool) and
+// checks the tool against the session's surface.
+func (e *engine) allowed(server, tool string) (id, name string, ok bool) {
+	id, ok = e.servers[norm(server)]
 	if !ok {
-		return "", false
+		return "", "", false
 	}
-	for _, t := range e.tools[id] {
-		if t == tool {
-			return id, true
-		}
-	}
-	return "", false
+	name, ok = e.resolve(id, tool)
+	return id, name, ok
 }
 
 // unavailable is why server could not be reached at the start, if it
@@ -71,16 +68,17 @@ func (e *engine) rejectedWith(obj *goja.Object, goErr error) goja.Value {
 func (e *engine) call(server, tool string, argv goja.Value, raw bool) goja.Value {
 	// Made now, so that an uncaught failure points at the call.
 	errObj := e.newError(e.errorCtor, "")
-	id, ok := e.allowed(server, tool)
+	id, name, ok := e.allowed(server, tool)
 	if down := e.unavailable(server); !ok && down != nil {
 		e.describe(errObj, "UnavailableError", down.Error(), server, tool)
 		return e.rejectedWith(errObj, down)
 	}
 	if !ok {
-		na := e.h.NotAvailable(server, tool)
+		na := e.notAvailableTool(server, tool)
 		e.describe(errObj, "NotAvailableError", na.Error(), server, tool)
 		return e.rejectedWith(errObj, na)
 	}
+	tool = name
 	var args json.RawMessage
 	if !goja.IsUndefined(argv) && !goja.IsNull(argv) {
 		obj, isObj := argv.(*goja.Object)
@@ -231,7 +229,7 @@ func (e *engine) list(c goja.FunctionCall) goja.Value {
 // notAvailable is the Error a program gets for server.tool (or a server,
 // with tool "") outside the surface, as mcp.call rejects with it.
 func (e *engine) notAvailable(server, tool string) *goja.Object {
-	na := e.h.NotAvailable(server, tool)
+	na := e.notAvailableTool(server, tool)
 	obj := e.newError(e.errorCtor, "")
 	e.describe(obj, "NotAvailableError", na.Error(), server, tool)
 	e.errs[obj] = na
@@ -256,8 +254,8 @@ func (e *engine) toolList(tools []catalog.Tool) goja.Value {
 	}
 	out := []entry{}
 	for _, t := range tools {
-		id, ok := e.allowed(t.Server, t.Name)
-		if !ok {
+		id, name, ok := e.allowed(t.Server, t.Name)
+		if !ok || name != t.Name {
 			continue
 		}
 		schema := t.InputSchema
