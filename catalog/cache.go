@@ -18,17 +18,21 @@ import (
 // Cache keeps each server's tool list on disk, as the server listed it (raw
 // schemas included, unfiltered), so that search and list can answer without
 // connecting once a server has been seen. Entries are keyed by the
-// endpoint's definition, so two recipes that use one id for different
-// servers never share an entry. Nothing of ours that is secret is stored:
-// the key is a hash.
+// endpoint's definition and by what the connection declared to the server
+// (ListKey), so two recipes that use one id for different servers never
+// share an entry, and neither do two connections that a server may offer
+// other tools: a list obtained with URL elicitation declared is never
+// another connection's. Nothing of ours that is secret is stored: the key
+// is a hash.
 type Cache struct{ dir string }
 
 // cacheFormat is the format of the entries Store writes. An entry of
 // another format is as good as none, and the next list replaces it: it was
 // written before the model knew fields that its tools may have (a tool's
 // taskSupport), or (format 2) before a server's instructions and tools
-// went without the recipe's secrets.
-const cacheFormat = 3
+// went without the recipe's secrets, or (format 3) before an entry said
+// what its connection had declared.
+const cacheFormat = 4
 
 // CacheEntry is one server's tool list.
 type CacheEntry struct {
@@ -41,6 +45,9 @@ type CacheEntry struct {
 	Instructions string `json:"instructions,omitempty"`
 	// Protocol is the MCP revision the server was listed with.
 	Protocol string `json:"protocol,omitempty"`
+	// Capabilities are what the connection declared to the server when it
+	// listed (JSON): a server may list other tools for other declarations.
+	Capabilities string `json:"capabilities"`
 	// TTL, when set, is how long the server said its list may be reused
 	// (ttlMs of a 2026-07-28 tools/list), and Scope its cacheScope.
 	TTL   *time.Duration `json:"ttl,omitempty"`
@@ -77,6 +84,13 @@ func EndpointKey(ep manifests.Endpoint) string {
 	}{manifests.CanonicalID(ep.ID), ep.Dir, ep})
 	h.Write(b)
 	return hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+// ListKey is the key of the tool list of an endpoint (EndpointKey) as a
+// connection that declares capabilities sees it.
+func ListKey(endpoint, capabilities string) string {
+	h := sha256.Sum256([]byte(endpoint + "\x00" + capabilities))
+	return hex.EncodeToString(h[:])[:32]
 }
 
 func (c *Cache) path(key string) string { return filepath.Join(c.dir, key+".json") }

@@ -40,6 +40,9 @@ type Engine struct {
 	lookup func(string) (string, bool)
 	opts   upstream.Options
 	cache  *catalog.Cache // optional
+	// declared is what the engine's connections declare to servers
+	// (opts.Declared), which its tool lists depend on.
+	declared string
 
 	life context.Context // cancelled by Close; bounds every dial
 	stop context.CancelFunc
@@ -102,7 +105,7 @@ func NewEngine(s *catalog.Surface, endpoints map[string]manifests.Endpoint, look
 	}
 	life, stop := context.WithCancel(context.Background())
 	e := &Engine{surface: s, endpoints: endpoints, lookup: lookup, opts: opts, conns: map[string]*link{},
-		failed: map[string]time.Time{}, keys: map[string]endpointKey{}, life: life, stop: stop}
+		failed: map[string]time.Time{}, keys: map[string]endpointKey{}, life: life, stop: stop, declared: opts.Declared()}
 	e.addSecrets(endpoints)
 	return e
 }
@@ -155,10 +158,13 @@ func (e *Engine) refusal(server string) error {
 	return e.endpoints[manifests.CanonicalID(server)].Refusal()
 }
 
-// EndpointKey identifies a server's endpoint definition, computed once per
-// definition. It keys the endpoint as expanded, so that one definition
-// whose variables differ (another token, another option) has tools of its
-// own in the cache; the key is a hash, so nothing secret is kept.
+// EndpointKey identifies a server's tool list as the engine's connections
+// see it, computed once per definition: the endpoint as expanded, so that
+// one definition whose variables differ (another token, another option)
+// has tools of its own in the cache, and what the connections declare to
+// the server (catalog.ListKey), which may list other tools for another
+// declaration. The catalog cache and the search index are keyed by it;
+// the key is a hash, so nothing secret is kept.
 func (e *Engine) EndpointKey(server string) (string, bool) {
 	id := manifests.CanonicalID(server)
 	e.mu.Lock()
@@ -169,7 +175,7 @@ func (e *Engine) EndpointKey(server string) (string, bool) {
 		return k.key, k.ok
 	}
 	if ep, err := ep.Expand(e.lookup); err == nil {
-		k = endpointKey{key: catalog.EndpointKey(ep), ok: true}
+		k = endpointKey{key: catalog.ListKey(catalog.EndpointKey(ep), e.declared), ok: true}
 	}
 	e.mu.Lock()
 	e.keys[id] = k

@@ -40,7 +40,12 @@ func (e *Engine) cached(server string) *catalog.CacheEntry {
 	if !ok {
 		return nil
 	}
-	return e.cache.Load(key)
+	entry := e.cache.Load(key)
+	if entry == nil || entry.Capabilities != e.declared {
+		// A list obtained with another declaration is not this engine's.
+		return nil
+	}
+	return entry
 }
 
 // fresh says whether a cache entry may answer for a server: it is recent
@@ -157,7 +162,8 @@ func (e *Engine) record(server string, up upstream.Conn, tools []catalog.Tool) {
 	hint := up.CacheHint()
 	// A cache that cannot be written only costs a later reconnect.
 	_ = e.cache.Store(key, &catalog.CacheEntry{Server: server, Fetched: time.Now().UTC(), Tools: tools,
-		Instructions: up.Instructions(), Protocol: up.ProtocolVersion(), TTL: hint.TTL, Scope: hint.Scope})
+		Instructions: up.Instructions(), Protocol: up.ProtocolVersion(), TTL: hint.TTL, Scope: hint.Scope,
+		Capabilities: e.declared})
 }
 
 // Instructions are what a server of the surface said, at initialize, about

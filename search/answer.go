@@ -14,7 +14,9 @@ import (
 
 // Source is what a search reads: the authorized surface, each server's
 // authorized tools (from the catalog cache when the server has been seen,
-// else listed), and a key for each server's endpoint.
+// else listed), and a key for each server's tool list: its endpoint and
+// what the source's connections declare to it, so that an index never
+// holds a list another declaration obtained.
 type Source interface {
 	Surface() *catalog.Surface
 	Known(ctx context.Context, server string) ([]catalog.Tool, error)

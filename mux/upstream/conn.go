@@ -153,12 +153,24 @@ func newConn(ctx context.Context, server string, kind manifests.Transport, opts 
 // capabilities are what the connection declares: form elicitation, which
 // Elicit answers, and URL elicitation too when requests for input are
 // relayed, for a client that can open one.
-func (u *conn) capabilities() mcp.ClientCapabilities {
+func (u *conn) capabilities() mcp.ClientCapabilities { return declared(u.relay != nil) }
+
+func declared(relay bool) mcp.ClientCapabilities {
 	elicit := &mcp.ElicitationCapability{Form: &struct{}{}}
-	if u.relay != nil {
+	if relay {
 		elicit.URL = &struct{}{}
 	}
 	return mcp.ClientCapabilities{Elicitation: elicit}
+}
+
+// Declared is what the connections made with o declare to their servers,
+// as JSON. A server may list other tools for other declarations
+// (server-everything offers trigger-url-elicitation only to a client that
+// declares URL elicitation), so a tool list is only as good as the
+// declaration it was obtained with.
+func (o Options) Declared() string {
+	b, _ := json.Marshal(declared(o.RelayElicitation != nil))
+	return string(b)
 }
 
 // newClient is the mcp-go client of the connection over tr.
