@@ -156,6 +156,13 @@ func (e *engine) outcome(errObj *goja.Object, id, tool string, raw bool, res *ca
 		}
 		return errObj, true
 	}
+	if !raw {
+		if err := e.saveContent(id, tool, res); err != nil {
+			e.errs[errObj] = err
+			e.describe(errObj, "HostError", id+"."+tool+": "+err.Error(), id, tool)
+			return errObj, true
+		}
+	}
 	var v goja.Value
 	switch {
 	case raw:

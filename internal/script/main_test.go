@@ -12,5 +12,14 @@ func TestMain(m *testing.M) {
 	// A program the tests abandon in a backtracking regular expression
 	// would otherwise spin for the rest of the test binary's life.
 	regexp2.DefaultMatchTimeout = 3 * time.Second
-	os.Exit(m.Run())
+	// What a program's calls save goes to a directory of the tests' own.
+	tmp, err := os.MkdirTemp("", "script-test-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("TMPDIR", tmp)
+	os.Unsetenv("XDG_RUNTIME_DIR")
+	code := m.Run()
+	os.RemoveAll(tmp)
+	os.Exit(code)
 }
