@@ -47,6 +47,14 @@ func renderResult(a *app, target string, res *catalog.Result) error {
 	}
 	only, hasOnly := onlyString(res.Structured)
 	for _, it := range res.Items() {
+		line, saved, err := output.SaveMedia(target, it)
+		if err != nil {
+			return err
+		}
+		if saved {
+			out.WriteString(line + "\n")
+			continue
+		}
 		switch it.Type {
 		case "text":
 			// With structured content, a text item that is its JSON
@@ -57,28 +65,13 @@ func renderResult(a *app, target string, res *catalog.Result) error {
 			}
 			out.WriteString(it.Text)
 			ensureNewline(&out)
-		case "image", "audio":
-			line, err := output.SaveBlob(target, it.Type, it.MimeType, it.Data)
-			if err != nil {
-				return err
-			}
-			out.WriteString(line + "\n")
 		case "resource":
-			if it.Resource == nil {
-				continue
-			}
-			if it.Resource.Blob != "" {
-				line, err := output.SaveBlob(target, "resource "+it.Resource.URI, it.Resource.MimeType, it.Resource.Blob)
-				if err != nil {
-					return err
-				}
-				out.WriteString(line + "\n")
-			} else {
+			if it.Resource != nil {
 				out.WriteString(it.Resource.Text)
 				ensureNewline(&out)
 			}
 		case "resource_link":
-			fmt.Fprintf(&out, "[resource link: %s%s]\n", it.URI, optional(" ", it.Name))
+			out.WriteString(output.LinkLine(it) + "\n")
 		default:
 			out.Write(it.Raw)
 			out.WriteByte('\n')
@@ -103,13 +96,6 @@ func onlyString(structured json.RawMessage) (string, bool) {
 		}
 	}
 	return found, n == 1
-}
-
-func optional(prefix, s string) string {
-	if s == "" {
-		return ""
-	}
-	return prefix + "(" + s + ")"
 }
 
 func ensureNewline(b *bytes.Buffer) {
