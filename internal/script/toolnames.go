@@ -37,8 +37,15 @@ func (e *engine) notAvailableTool(server, tool string) *catalog.NotAvailableErro
 	if !ok || tool == "" {
 		return na
 	}
-	for _, name := range catalog.SuggestTools(tool, e.tools[id]) {
-		na.Suggest = append(na.Suggest, e.callForms(id, name)...)
+	names := catalog.SuggestTools(tool, e.tools[id])
+	for _, name := range names {
+		forms := e.callForms(id, name)
+		if len(names) > 1 {
+			// One form each, the method when there is one, keeps the
+			// line short.
+			forms = forms[len(forms)-1:]
+		}
+		na.Suggest = append(na.Suggest, forms...)
 	}
 	return na
 }
@@ -46,8 +53,8 @@ func (e *engine) notAvailableTool(server, tool string) *catalog.NotAvailableErro
 var identifier = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
 
 // callForms are the ways a program calls server id's tool: as a method
-// when the name is an identifier; else by index, and as a method under the
-// name with "_" for "-" when that names the tool alone.
+// when the name is an identifier; else by index, and then as a method
+// under the name with "_" for "-" when that names the tool alone.
 func (e *engine) callForms(id, tool string) []string {
 	obj := id
 	switch {

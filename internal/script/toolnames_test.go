@@ -20,6 +20,7 @@ func dashedHost(rec *recorder) *fakeHost {
 		ToolsFunc: func() map[string][]string {
 			return map[string][]string{
 				"mongodb":  {"list-connections"},
+				"docs":     {"get-page", "get-section", "get+raw"},
 				"context7": {"query-docs", "resolve-library-id"},
 				"fs":       {"read_text_file"},
 			}
@@ -51,6 +52,10 @@ func TestRun_DashedToolNames(t *testing.T) {
 			`"fs.read_text_flie is not available in this session (did you mean fs.read_text_file(...)?)"`},
 		{"a misspelled name through mcp.call", `try { await mcp.call("context7.query-doc") } catch (e) { return e.message }`,
 			`"context7.query-doc is not available in this session (did you mean context7[\"query-docs\"](...) or context7.query_docs(...)?)"`},
+		{"several near, one form each", `try { await docs.get-page({}) } catch (e) { return e.message }`,
+			`"docs.get is not available in this session (did you mean docs.get_page(...) or docs.get_section(...)?)"`},
+		{"no method form", `try { await mcp.call("docs.get+ra") } catch (e) { return e.message }`,
+			`"docs.get+ra is not available in this session (did you mean docs[\"get+raw\"](...)?)"`},
 		{"nothing near", `try { await fs.delete_everything() } catch (e) { return e.message }`,
 			`"fs.delete_everything is not available in this session"`},
 	}
