@@ -5,7 +5,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/mcpsh/mcp/bench/searchquality/benchdata"
 	"github.com/mcpsh/mcp/bench/searchquality/lab"
 )
 
@@ -120,7 +119,7 @@ func fb(docs, terms int, weight float64, minWords, minDocs int, onlyScored bool)
 	}
 }
 
-func ablate(w io.Writer, c *benchdata.Catalog, pops []population, only string) error {
+func ablate(w io.Writer, pops []population, only string) error {
 	fmt.Fprint(w, "| variant |")
 	for _, p := range pops {
 		fmt.Fprintf(w, " %s MRR | %s Hit@5 | %s nDCG@10 |", p.name, p.name, p.name)
@@ -142,7 +141,7 @@ func ablate(w io.Writer, c *benchdata.Catalog, pops []population, only string) e
 		}
 		fmt.Fprintf(w, "| %s |", v.name)
 		for _, p := range pops {
-			m, err := measure(c, open, p, nil)
+			m, err := measure(open, p, nil)
 			if err != nil {
 				return fmt.Errorf("%s: %w", v.name, err)
 			}

@@ -3,10 +3,14 @@
 // and prints Hit@1/5/10, Recall@5/10, MRR and nDCG@10 as JSON.
 //
 //	go run ./bench/searchquality --catalog bench/data/livemcpbench/catalog.jsonl --queries bench/data/livemcpbench/queries.jsonl \
-//	    --keyword bench/searchquality/keyword_queries.jsonl
+//	    --keyword bench/searchquality/keyword_queries.jsonl --everyday bench/searchquality/everyday_queries.jsonl
 //
 // --catalog and --queries default to those files, for a run from the
 // repository's root.
+//
+// With --everyday it also measures everyday phrases (everyday) over a catalog
+// of its own: the pinned tool lists of real servers under --lists (default
+// bench/data; see benchdata.LoadToolLists).
 //
 // With --keyword it also measures the keyword queries with one typo each
 // (keyword_typo: the two middle letters of the longest word swapped). --halves
@@ -41,6 +45,8 @@ func main() {
 	catalogPath := flag.String("catalog", "bench/data/livemcpbench/catalog.jsonl", "catalog file (JSON lines, one tool a line)")
 	queriesPath := flag.String("queries", "bench/data/livemcpbench/queries.jsonl", "task queries file (JSON lines)")
 	keywordPath := flag.String("keyword", "", "keyword queries file (JSON lines), optional")
+	everydayPath := flag.String("everyday", "", "everyday phrases file (JSON lines) over the --lists catalog, optional")
+	listsDir := flag.String("lists", "bench/data", "directory of pinned tool lists, one directory a server")
 	baseline := flag.Bool("baseline", false, "measure plain BM25 over one combined field")
 	ablation := flag.Bool("ablation", false, "print the ablation table (markdown) instead of JSON")
 	misses := flag.Bool("misses", false, "list on stderr the queries with no gold tool in the top 5")
@@ -51,15 +57,18 @@ func main() {
 		fmt.Fprintln(os.Stderr, "searchquality: --catalog and --queries are required")
 		os.Exit(2)
 	}
-	o := options{baseline: *baseline, ablation: *ablation, misses: *misses, halves: *split, only: *only}
+	o := options{baseline: *baseline, ablation: *ablation, misses: *misses, halves: *split, only: *only,
+		everyday: *everydayPath, lists: *listsDir}
 	if err := run(os.Stdout, *catalogPath, *queriesPath, *keywordPath, o); err != nil {
 		fmt.Fprintln(os.Stderr, "searchquality:", err)
 		os.Exit(1)
 	}
 }
 
+// population is a set of queries and the catalog they are asked of.
 type population struct {
 	name    string
+	cat     *benchdata.Catalog
 	queries []benchdata.Query
 }
 
@@ -67,6 +76,7 @@ type population struct {
 type options struct {
 	baseline, ablation, misses, halves bool
 	only                               string
+	everyday, lists                    string // phrases file and tool lists directory
 }
 
 func run(w io.Writer, catalogPath, queriesPath, keywordPath string, o options) error {
@@ -78,32 +88,46 @@ func run(w io.Writer, catalogPath, queriesPath, keywordPath string, o options) e
 	if err != nil {
 		return err
 	}
-	pops := []population{{"task", tq}}
+	pops := []population{{"task", c, tq}}
 	if o.halves {
 		even, odd := halves(tq)
-		pops = append(pops, population{"task_even", even}, population{"task_odd", odd})
+		pops = append(pops, population{"task_even", c, even}, population{"task_odd", c, odd})
 	}
 	if keywordPath != "" {
 		kq, err := benchdata.LoadQueries(keywordPath, c)
 		if err != nil {
 			return err
 		}
-		pops = append(pops, population{"keyword", kq}, population{"keyword_typo", typos(kq)})
+		pops = append(pops, population{"keyword", c, kq}, population{"keyword_typo", c, typos(kq)})
+	}
+	if o.everyday != "" {
+		ec, err := benchdata.LoadToolLists(o.lists)
+		if err != nil {
+			return err
+		}
+		eq, err := benchdata.LoadQueries(o.everyday, ec)
+		if err != nil {
+			return err
+		}
+		pops = append(pops, population{"everyday", ec, eq})
 	}
 	if o.ablation {
-		return ablate(w, c, pops, o.only)
+		return ablate(w, pops, o.only)
 	}
 	open, name := product, "default"
 	if o.baseline {
 		open, name = tuned(lab.Baseline()), "baseline"
 	}
 	out := map[string]interface{}{"tuning": name, "tools": len(c.IDs)}
+	if o.everyday != "" {
+		out["everyday_tools"] = len(pops[len(pops)-1].cat.IDs)
+	}
 	for _, p := range pops {
 		var missLog io.Writer
 		if o.misses && !strings.HasPrefix(p.name, "task_") {
 			missLog = os.Stderr
 		}
-		m, err := measure(c, open, p, missLog)
+		m, err := measure(open, p, missLog)
 		if err != nil {
 			return err
 		}
@@ -149,11 +173,11 @@ func build(c *benchdata.Catalog, open opener) (index, error) {
 	return ix, nil
 }
 
-// measure indexes c in an index that open returns and judges the queries of
-// p. With misses set, it writes there each query with no gold tool in the
-// top 5.
-func measure(c *benchdata.Catalog, open opener, p population, misses io.Writer) (Metrics, error) {
-	ix, err := build(c, open)
+// measure indexes p's catalog in an index that open returns and judges the
+// queries of p. With misses set, it writes there each query with no gold
+// tool in the top 5.
+func measure(open opener, p population, misses io.Writer) (Metrics, error) {
+	ix, err := build(p.cat, open)
 	if err != nil {
 		return Metrics{}, err
 	}

@@ -81,6 +81,28 @@ func TestRun(t *testing.T) {
 			}
 		}
 	}
+	lists := t.TempDir()
+	if err := os.Mkdir(filepath.Join(lists, "web"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(lists, "web", benchdata.ToolListFile), []byte(`{"tools": [{"name": "browser_navigate", "description": "Navigate to a URL"}, {"name": "browser_close", "description": "Close the page"}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ev := writeFile(t, "e.jsonl", `{"query": "navigate to a url", "gold_groups": [["web.browser_navigate"]]}`)
+	var out bytes.Buffer
+	if err := run(&out, cat, qs, "", options{everyday: ev, lists: lists}); err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		Everyday      Metrics `json:"everyday"`
+		EverydayTools int     `json:"everyday_tools"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Everyday.Queries != 1 || res.Everyday.Hit1 != 1 || res.EverydayTools != 2 {
+		t.Errorf("everyday: %+v", res)
+	}
 	var table bytes.Buffer
 	if err := run(&table, cat, qs, "", options{ablation: true}); err != nil {
 		t.Fatal(err)
@@ -158,6 +180,32 @@ func TestKeywordQueries(t *testing.T) {
 	}
 	if _, err := benchdata.LoadQueries(filepath.Join("..", "data", "livemcpbench", "queries.jsonl"), c); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestEverydayQueries checks that the everyday phrases are well formed and
+// that every gold tool is in the pinned tool lists.
+func TestEverydayQueries(t *testing.T) {
+	c, err := benchdata.LoadToolLists(filepath.Join("..", "data"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Servers) < 10 {
+		t.Errorf("%d pinned tool lists, want 10 or more", len(c.Servers))
+	}
+	qs, err := benchdata.LoadQueries("everyday_queries.jsonl", c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(qs) < 60 {
+		t.Errorf("%d everyday phrases, want 60 or more", len(qs))
+	}
+	seen := map[string]bool{}
+	for _, q := range qs {
+		if q.Query == "" || len(q.GoldGroups) == 0 || seen[q.Query] {
+			t.Errorf("bad or repeated phrase %+v", q)
+		}
+		seen[q.Query] = true
 	}
 }
 
