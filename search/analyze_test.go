@@ -35,6 +35,8 @@ func TestWordTokenizer_Tokenize(t *testing.T) {
 		{"Apple's stock", []string{"apple", "stock"}},
 		{"don't STOP", []string{"dont", "stop"}},
 		{"a b c x-y z", nil}, // one-character words are dropped
+		{"n8n s3 ec2 k8s", []string{"n8n", "s3", "ec2", "k8s"}}, // letters and digits stay whole
+		{"searchMastraDocs", []string{"search", "mastra", "docs", "searchmastradocs"}},
 		{"/root/ppt/apple.pptx", []string{"root", "ppt", "apple", "pptx"}},
 		{"八字", []string{"八字"}},               // CJK: pairs of characters
 		{"获取股票", []string{"获取", "取股", "股票"}}, // overlapping pairs

@@ -23,8 +23,11 @@ import (
 // (see backoff): the index words standing for it, its variants or else its
 // misspellings, count as that word. The stems of words that tools do have
 // are not searched: that lost more than it won, tools matching only a
-// variant of a word outranking tools matching the word. bench/searchquality
-// measures each of these choices against its alternatives (--ablation).
+// variant of a word outranking tools matching the word. Two or three
+// adjacent query words that make an index word when joined count that word
+// too (compounds), and a tool whose name is the query ranks first
+// (nameFirst). bench/searchquality measures each of these choices against
+// its alternatives (--ablation).
 
 // BM25 parameters.
 const (
@@ -51,6 +54,11 @@ const (
 	// backoffWeight is the weight of an index word standing for a query
 	// word, relative to the word's.
 	backoffWeight = 1.0
+	// compoundWeight is the weight, for each word it joins, of an index
+	// word that adjacent query words make when joined (see compounds),
+	// relative to a query word's: "screenshot" for "screen shot" counts as
+	// the two words it stands for.
+	compoundWeight = 1.0
 )
 
 // fieldStats are the totals BM25 needs that bleve does not keep: how many
@@ -213,7 +221,21 @@ func (ix *Index) rank(text string) (map[string]float64, error) {
 	if err := q.backOff(missing, len(words)); err != nil {
 		return nil, err
 	}
-	return q.scores(words)
+	joined, sizes, err := compounds(q.r, words)
+	if err != nil {
+		return nil, err
+	}
+	for i, c := range joined {
+		if err := q.add([][]string{c}, compoundWeight*float64(sizes[i])); err != nil {
+			return nil, err
+		}
+	}
+	scores, err := q.scores(words)
+	if err != nil {
+		return nil, err
+	}
+	nameFirst(scores, nameKey(text))
+	return scores, nil
 }
 
 // ranking is one query's scoring in progress.

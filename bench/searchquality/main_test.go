@@ -236,6 +236,26 @@ func TestLabDefaultIsSearch(t *testing.T) {
 			texts = append(texts, q.Query)
 		}
 	}
+	ec, err := benchdata.LoadToolLists(filepath.Join("..", "data"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq, err := benchdata.LoadQueries("everyday_queries.jsonl", ec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	everyday := []string{"screen shot", "search mastra docs", "searchMastraDocs", "playwright browser_navigate", "API-post-search"}
+	for _, q := range eq {
+		everyday = append(everyday, q.Query)
+	}
+	sameRanking(t, c, texts)
+	sameRanking(t, ec, everyday)
+}
+
+// sameRanking checks that search.Index and a lab index built with
+// lab.Default rank texts over c alike, scores included.
+func sameRanking(t *testing.T, c *benchdata.Catalog, texts []string) {
+	t.Helper()
 	want, err := build(c, product)
 	if err != nil {
 		t.Fatal(err)

@@ -254,6 +254,12 @@ func (q *ranking) run(text string, words []queryWord) ([]scored, error) {
 	if err := q.backOff(exact, dfs); err != nil {
 		return nil, err
 	}
+	if err := q.expand(exact, dfs); err != nil {
+		return nil, err
+	}
+	if t.ExactName {
+		q.key = nameKey(text)
+	}
 	if err := q.pairs(text); err != nil {
 		return nil, err
 	}
@@ -391,6 +397,7 @@ func (q *ranking) final(srv map[string]float64, words int) ([]scored, error) {
 		}
 		best[s] = b
 	}
+	q.nameFirst(out)
 	if t.ServerFusion > 0 {
 		for i, f := range out {
 			s, _, _ := strings.Cut(f.id, ".")
@@ -405,6 +412,24 @@ func (q *ranking) final(srv map[string]float64, words int) ([]scored, error) {
 	return out, nil
 }
 
+// nameFirst lifts the tools whose name, or server and name, is the query
+// (q.key) above all others.
+func (q *ranking) nameFirst(out []scored) {
+	if q.key == "" {
+		return
+	}
+	var top float64
+	for _, f := range out {
+		top = math.Max(top, f.score)
+	}
+	for i, f := range out {
+		server, name, _ := strings.Cut(f.id, ".")
+		if k := nameKey(name); k == q.key || nameKey(server)+k == q.key {
+			out[i].score += top
+		}
+	}
+}
+
 // ranking is one query's scoring in progress.
 type ranking struct {
 	ix    *Index
@@ -412,6 +437,7 @@ type ranking struct {
 	stats fieldStats
 	tools map[uint64]*docScore // by internal document number
 	ids   map[uint64]string    // external ids of tools, by internal number
+	key   string               // with ExactName: the query as a name (nameKey)
 }
 
 // add adds weight times the BM25F score of words over fields to the tools'

@@ -88,6 +88,36 @@ type Tuning struct {
 	// ServerDocDesc puts the tools' descriptions in the server document as
 	// well as their names and titles.
 	ServerDocDesc bool
+
+	// StemAll, when positive, also counts the variants (same Porter stem)
+	// of the query words that tools have, as a word of their own at this
+	// weight ("node" finds "nodes").
+	StemAll float64
+	// Compound, when positive, counts an index word that two or three
+	// adjacent query words make when joined ("screen shot": screenshot) as
+	// a word of its own at this weight.
+	Compound float64
+	// CompoundPerWord weights a compound by the number of words it joins
+	// times Compound.
+	CompoundPerWord bool
+	// Prefix, when positive, counts the index words that begin with a query
+	// word no tool has ("config": configuration) as it, at this weight.
+	Prefix float64
+	// Bridge, when positive, counts the index words of the vocabulary
+	// bridge's set of a query word (search.Related) as a word of their own
+	// at this weight.
+	Bridge float64
+	// BridgeThingsOnly and BridgeActionsOnly limit Bridge to one half of
+	// the bridge's sets.
+	BridgeThingsOnly, BridgeActionsOnly bool
+	// BridgeMissing limits Bridge to the query words no tool has.
+	BridgeMissing bool
+	// ExpandMaxWords, when positive, limits StemAll, Prefix and Bridge to
+	// queries of at most this many distinct words.
+	ExpandMaxWords int
+	// ExactName ranks first the tools whose name, or server and name, is
+	// the query (letters and digits compared, case ignored).
+	ExactName bool
 }
 
 // Feedback is RM3-style pseudo-relevance feedback: the query is run, the
@@ -117,16 +147,19 @@ type Clause struct {
 // index built with it ranks as search.Index does.
 func Default() Tuning {
 	return Tuning{
-		SplitCamel:   true,
-		Catenate:     true,
-		MinRunes:     2,
-		StopWords:    true,
-		Clauses:      []Clause{{Field: fieldTool, Weight: 1}, {Field: fieldSrv, Weight: 0.3}},
-		K1:           1.2,
-		B:            0.75,
-		ServerWeight: 0.5,
-		StemBackoff:  1,
-		FuzzyBackoff: 1,
+		SplitCamel:      true,
+		Catenate:        true,
+		MinRunes:        2,
+		StopWords:       true,
+		Clauses:         []Clause{{Field: fieldTool, Weight: 1}, {Field: fieldSrv, Weight: 0.3}},
+		K1:              1.2,
+		B:               0.75,
+		ServerWeight:    0.5,
+		StemBackoff:     1,
+		FuzzyBackoff:    1,
+		Compound:        1,
+		CompoundPerWord: true,
+		ExactName:       true,
 	}
 }
 
