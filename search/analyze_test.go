@@ -34,7 +34,7 @@ func TestWordTokenizer_Tokenize(t *testing.T) {
 		{"playwright_click_and_switch_tab", []string{"playwright", "click", "and", "switch", "tab"}},
 		{"Apple's stock", []string{"apple", "stock"}},
 		{"don't STOP", []string{"dont", "stop"}},
-		{"a b c x-y z", nil}, // one-character words are dropped
+		{"a b c x-y z", nil},                                    // one-character words are dropped
 		{"n8n s3 ec2 k8s", []string{"n8n", "s3", "ec2", "k8s"}}, // letters and digits stay whole
 		{"searchMastraDocs", []string{"search", "mastra", "docs", "searchmastradocs"}},
 		{"/root/ppt/apple.pptx", []string{"root", "ppt", "apple", "pptx"}},

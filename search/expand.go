@@ -1,6 +1,7 @@
 package search
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"unicode"
@@ -23,6 +24,13 @@ func compounds(r index.IndexReader, words []string) ([][]string, []int, error) {
 	for _, w := range words {
 		own[w] = true
 	}
+	if len(words) < 2 {
+		return nil, nil, nil
+	}
+	dict, err := contains(r, fieldTool)
+	if err != nil {
+		return nil, nil, err
+	}
 	var out [][]string
 	var sizes []int
 	for i := range words {
@@ -32,7 +40,7 @@ func compounds(r index.IndexReader, words []string) ([][]string, []int, error) {
 			if own[joined] {
 				continue
 			}
-			ok, err := hasTerm(r, fieldTool, joined)
+			ok, err := dict.Contains([]byte(joined))
 			if err != nil {
 				return nil, nil, err
 			}
@@ -46,18 +54,16 @@ func compounds(r index.IndexReader, words []string) ([][]string, []int, error) {
 	return out, sizes, nil
 }
 
-// hasTerm reports whether field holds term.
-func hasTerm(r index.IndexReader, field, term string) (bool, error) {
-	d, err := r.FieldDictPrefix(field, []byte(term))
-	if err != nil {
-		return false, err
+// contains returns what tells whether field holds a term: scorch's readers
+// (every index of this package's) look a term up in each segment's
+// dictionary at once, which costs a tenth of reading a dictionary from the
+// term on.
+func contains(r index.IndexReader, field string) (index.FieldDictContains, error) {
+	c, ok := r.(index.IndexReaderContains)
+	if !ok {
+		return nil, errors.New("search: index reader cannot look terms up")
 	}
-	e, err := d.Next()
-	found := err == nil && e != nil && e.Term == term
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return found, err
+	return c.FieldDictContains(field)
 }
 
 // nameKey is text with everything but letters and digits taken out, in
@@ -82,6 +88,9 @@ func nameFirst(scores map[string]float64, key string) {
 		top = math.Max(top, sc)
 	}
 	for id, sc := range scores {
+		if len(id) < len(key) {
+			continue // the key is no longer than the id, less its dot
+		}
 		server, name, _ := strings.Cut(id, ".")
 		if k := nameKey(name); k == key || nameKey(server)+k == key {
 			scores[id] = sc + top

@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -105,6 +106,17 @@ func compoundsOf(r index.IndexReader, field string, words []string) ([][]string,
 	for _, w := range words {
 		own[w] = true
 	}
+	if len(words) < 2 {
+		return nil, nil, nil
+	}
+	c, ok := r.(index.IndexReaderContains)
+	if !ok {
+		return nil, nil, fmt.Errorf("lab: index reader cannot look terms up")
+	}
+	dict, err := c.FieldDictContains(field)
+	if err != nil {
+		return nil, nil, err
+	}
 	var out [][]string
 	var sizes []int
 	for i := range words {
@@ -114,7 +126,7 @@ func compoundsOf(r index.IndexReader, field string, words []string) ([][]string,
 			if own[joined] {
 				continue
 			}
-			ok, err := has(r, field, joined)
+			ok, err := dict.Contains([]byte(joined))
 			if err != nil {
 				return nil, nil, err
 			}

@@ -423,6 +423,9 @@ func (q *ranking) nameFirst(out []scored) {
 		top = math.Max(top, f.score)
 	}
 	for i, f := range out {
+		if len(f.id) < len(q.key) {
+			continue // the key is no longer than the id, less its dot
+		}
 		server, name, _ := strings.Cut(f.id, ".")
 		if k := nameKey(name); k == q.key || nameKey(server)+k == q.key {
 			out[i].score += top
