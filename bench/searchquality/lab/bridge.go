@@ -5,11 +5,13 @@ import (
 	"sync"
 )
 
-// bridgeThings and bridgeActions are the vocabulary bridge: sets of words that software people
-// use for one thing, and common abbreviations with the word they shorten.
-// BM25 cannot know that a "picture" is an "image" or that "k8s" is
-// "kubernetes"; a query word of a set also counts, at a lower weight, the
-// index words of the other members (see ranking.bridge). The sets were
+// bridgeThings and bridgeActions are the vocabulary bridge: sets of words
+// that software people use for one thing, and common abbreviations with the
+// word they shorten. BM25 cannot know that a "picture" is an "image" or
+// that "k8s" is "kubernetes"; with Tuning.Bridge, a query word of a set also
+// counts the index words of the other members (see expand and run for the
+// ways measured). search does not use the bridge: no way of using it
+// raised both halves of the task queries (see the ablation). The sets were
 // written by hand from general knowledge of how software and its users name
 // things, not from any benchmark's queries; a word belongs to at most one
 // set, and a set holds only words that mean the same thing in nearly every

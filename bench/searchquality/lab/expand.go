@@ -47,7 +47,7 @@ func (q *ranking) expand(exact []string, dfs []int) error {
 				prefixes = append(prefixes, p)
 			}
 		}
-		if t.Bridge > 0 && (!t.BridgeMissing || dfs[i] == 0) {
+		if t.Bridge > 0 && !t.BridgeMerged && (!t.BridgeMissing || dfs[i] == 0) {
 			b, err := bridged(q.r, field, w, t)
 			if err != nil {
 				return err
@@ -158,10 +158,13 @@ func completions(r index.IndexReader, field, w string) ([]string, error) {
 func bridged(r index.IndexReader, field, w string, t Tuning) ([]string, error) {
 	var out []string
 	var sets []string
-	if t.Bridge > 0 && !t.BridgeActionsOnly {
+	if t.Bridge <= 0 {
+		return nil, nil
+	}
+	if !t.BridgeActionsOnly {
 		sets = append(sets, related(w, false)...)
 	}
-	if t.Bridge > 0 && !t.BridgeThingsOnly {
+	if !t.BridgeThingsOnly {
 		sets = append(sets, related(w, true)...)
 	}
 	for _, m := range sets {

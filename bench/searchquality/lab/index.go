@@ -37,10 +37,13 @@ const maxQueryTerms = 64
 
 // Index is a lab index over tools. It is not safe for concurrent use.
 type Index struct {
-	bi      bleve.Index
-	tune    Tuning
-	stats   map[string]fieldStats // by server
-	pending *bleve.Batch          // changes not yet applied to bi
+	bi   bleve.Index
+	tune Tuning
+	// termWeight, while a query with BridgeTermWeight is ranked, weighs
+	// the bridge's words in their groups.
+	termWeight map[string]float64
+	stats      map[string]fieldStats // by server
+	pending    *bleve.Batch          // changes not yet applied to bi
 }
 
 // Open returns an empty index in memory built with t.

@@ -156,7 +156,11 @@ func (ix *Index) bm25fw(r index.IndexReader, words [][]string, ww []float64, fie
 					if d.Norm > 0 {
 						length = 1 / (d.Norm * d.Norm) // bleve stores 1/√length
 					}
-					tf[d.ID.Value()] += c.Weight * float64(d.Freq) / (1 - b + b*length/avg)
+					tw := 1.0
+					if w, ok := ix.termWeight[term]; ok {
+						tw = w
+					}
+					tf[d.ID.Value()] += tw * c.Weight * float64(d.Freq) / (1 - b + b*length/avg)
 				}
 				if err := rd.Close(); err != nil {
 					return nil, err
@@ -244,7 +248,34 @@ func (q *ranking) run(text string, words []queryWord) ([]scored, error) {
 			ww[i] = (t.K3 + 1) * float64(w.n) / (t.K3 + float64(w.n))
 		}
 	}
-	dfs, err := q.ix.bm25fw(q.r, groups(exact), ww, t.Clauses, q.stats.Docs, q.stats, 1, q.tools)
+	own := groups(exact)
+	if t.BridgeMerged {
+		if t.BridgeTermWeight > 0 {
+			q.ix.termWeight = map[string]float64{}
+			defer func() { q.ix.termWeight = nil }()
+		}
+		for i, w := range exact {
+			tt := t
+			if t.BridgeActionsMissing {
+				if ok, err := q.has(w); err != nil {
+					return nil, err
+				} else if ok {
+					tt.BridgeThingsOnly = true
+				}
+			}
+			b, err := bridged(q.r, t.Clauses[0].Field, w, tt)
+			if err != nil {
+				return nil, err
+			}
+			for _, x := range b {
+				if t.BridgeTermWeight > 0 && x != w {
+					q.ix.termWeight[x] = t.BridgeTermWeight
+				}
+			}
+			own[i] = append(own[i], b...)
+		}
+	}
+	dfs, err := q.ix.bm25fw(q.r, own, ww, t.Clauses, q.stats.Docs, q.stats, 1, q.tools)
 	if err != nil {
 		return nil, err
 	}
@@ -410,6 +441,11 @@ func (q *ranking) final(srv map[string]float64, words int) ([]scored, error) {
 		}
 	}
 	return out, nil
+}
+
+// has reports whether the first clause's field holds w.
+func (q *ranking) has(w string) (bool, error) {
+	return has(q.r, q.ix.tune.Clauses[0].Field, w)
 }
 
 // nameFirst lifts the tools whose name, or server and name, is the query

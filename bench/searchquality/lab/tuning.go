@@ -110,6 +110,16 @@ type Tuning struct {
 	// BridgeThingsOnly and BridgeActionsOnly limit Bridge to one half of
 	// the bridge's sets.
 	BridgeThingsOnly, BridgeActionsOnly bool
+	// BridgeMerged puts the bridge's words into the query word's own
+	// group (they count as the word itself, once) instead of a group of
+	// their own; Bridge then only needs to be positive.
+	BridgeMerged bool
+	// BridgeTermWeight, when positive, weighs a merged bridge word's
+	// frequency by this much against the query word's.
+	BridgeTermWeight float64
+	// BridgeActionsMissing merges the bridge's actions only for query
+	// words no tool has (things always).
+	BridgeActionsMissing bool
 	// BridgeMissing limits Bridge to the query words no tool has.
 	BridgeMissing bool
 	// ExpandMaxWords, when positive, limits StemAll, Prefix and Bridge to
