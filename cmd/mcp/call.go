@@ -74,10 +74,12 @@ func (c *callCmd) Run(a *app) error {
 // base reads --args: inline JSON, @FILE, or - for stdin.
 func (c *callCmd) base(stdin io.Reader) (json.RawMessage, error) {
 	var data []byte
+	from := ""
 	switch {
 	case c.Args == "":
 		return nil, nil
 	case c.Args == "-":
+		from = "stdin"
 		b, err := io.ReadAll(io.LimitReader(stdin, catalog.MaxArgsSize+1))
 		if err != nil {
 			return nil, fmt.Errorf("reading arguments from stdin: %w", err)
@@ -88,6 +90,7 @@ func (c *callCmd) base(stdin io.Reader) (json.RawMessage, error) {
 		if err != nil {
 			return nil, &usageError{msg: "--args: " + err.Error()}
 		}
+		from = c.Args[1:]
 		data = b
 	default:
 		data = []byte(c.Args)
@@ -95,6 +98,9 @@ func (c *callCmd) base(stdin io.Reader) (json.RawMessage, error) {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
 		return nil, &usageError{msg: "--args: no JSON object given"}
+	}
+	if err := checkArgsObject(data, from); err != nil {
+		return nil, err
 	}
 	return data, nil
 }
