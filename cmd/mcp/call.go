@@ -4,9 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 
 	"github.com/mcpsh/mcp/catalog"
@@ -36,7 +35,7 @@ func (c *callCmd) Run(a *app) error {
 	if server == "" || tool == "" {
 		return &usageError{msg: fmt.Sprintf("%q is not SERVER.TOOL", clip.Runes(c.Target, 49)), hint: "`mcp list` shows the servers, `mcp list SERVER` their tools"}
 	}
-	base, err := c.base(a.stdin)
+	base, err := c.base(a)
 	if err != nil {
 		return err
 	}
@@ -72,25 +71,26 @@ func (c *callCmd) Run(a *app) error {
 }
 
 // base reads --args: inline JSON, @FILE, or - for stdin.
-func (c *callCmd) base(stdin io.Reader) (json.RawMessage, error) {
+func (c *callCmd) base(a *app) (json.RawMessage, error) {
 	var data []byte
 	from := ""
 	switch {
 	case c.Args == "":
 		return nil, nil
-	case c.Args == "-":
+	case c.Args == "-" || strings.HasPrefix(c.Args, "@"):
 		from = "stdin"
-		b, err := io.ReadAll(io.LimitReader(stdin, catalog.MaxArgsSize+1))
-		if err != nil {
-			return nil, fmt.Errorf("reading arguments from stdin: %w", err)
+		open := stdinOpener(a.stdin)
+		if c.Args != "-" {
+			from = c.Args[1:]
+			open = fileOpener(from)
 		}
-		data = b
-	case strings.HasPrefix(c.Args, "@"):
-		b, err := readPath(c.Args[1:], catalog.MaxArgsSize)
-		if err != nil {
+		b, err := readInput("--args", from, a.globals.Timeout, catalog.MaxArgsSize, open)
+		var te *inputTimeoutError
+		if errors.As(err, &te) {
+			return nil, err
+		} else if err != nil {
 			return nil, &usageError{msg: "--args: " + err.Error()}
 		}
-		from = c.Args[1:]
 		data = b
 	default:
 		data = []byte(c.Args)
@@ -103,22 +103,4 @@ func (c *callCmd) base(stdin io.Reader) (json.RawMessage, error) {
 		return nil, err
 	}
 	return data, nil
-}
-
-// readPath reads the file at path, up to limit bytes and one more (the
-// caller decides about a file that long); an error names the path once.
-func readPath(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		if pe, ok := err.(*os.PathError); ok {
-			err = pe.Err
-		}
-		return nil, fmt.Errorf("cannot read %s: %v", path, err)
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("cannot read %s", path)
-	}
-	return b, nil
 }

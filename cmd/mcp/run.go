@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -29,7 +28,7 @@ type runCmd struct {
 }
 
 func (c *runCmd) Run(a *app) error {
-	name, src, err := c.source(a.stdin)
+	name, src, err := c.source(a)
 	if err != nil {
 		return err
 	}
@@ -66,30 +65,30 @@ func (c *runCmd) Run(a *app) error {
 	})
 }
 
-func (c *runCmd) source(stdin io.Reader) (name, src string, err error) {
-	switch {
-	case c.Eval != "" && c.File != "":
-		return "", "", &usageError{msg: "give the program as FILE or with -e, not both"}
-	case c.Eval != "":
+func (c *runCmd) source(a *app) (name, src string, err error) {
+	if c.Eval != "" {
+		if c.File != "" {
+			return "", "", &usageError{msg: "give the program as FILE or with -e, not both"}
+		}
 		return "-e", c.Eval, nil
-	case c.File == "" || c.File == "-":
-		b, err := io.ReadAll(io.LimitReader(stdin, maxProgram+1))
-		if err != nil {
-			return "", "", fmt.Errorf("reading the program from stdin: %w", err)
-		}
-		if len(b) > maxProgram {
-			return "", "", &usageError{msg: "the program is larger than 1 MiB"}
-		}
-		return "stdin", string(b), nil
 	}
-	b, err := readPath(c.File, maxProgram)
+	name, from, open := "stdin", "stdin", stdinOpener(a.stdin)
+	if c.File != "" && c.File != "-" {
+		name, from, open = filepath.Base(c.File), c.File, fileOpener(c.File)
+	}
+	b, err := readInput("the program", from, a.globals.Timeout, maxProgram, open)
+	var te *inputTimeoutError
 	switch {
+	case errors.As(err, &te):
+		return "", "", err
 	case err != nil:
 		return "", "", &usageError{msg: err.Error()}
+	case len(b) > maxProgram && from == "stdin":
+		return "", "", &usageError{msg: "the program is larger than 1 MiB"}
 	case len(b) > maxProgram:
 		return "", "", &usageError{msg: fmt.Sprintf("cannot read %s (a program is at most 1 MiB)", c.File)}
 	}
-	return filepath.Base(c.File), string(b), nil
+	return name, string(b), nil
 }
 
 const maxProgram = 1 << 20
