@@ -88,6 +88,7 @@ type conn struct {
 	onElicit func(Elicitation)
 	relay    ElicitRelay
 	calls    callsInFlight // the calls a relayed request for input ends with
+	floods   floodGate     // requests for input told once, then counted
 
 	// Logs: the server's messages go to onLogMsg and the calls listening
 	// (sinks); levels is the level shared with the engine's connections,
@@ -146,6 +147,7 @@ func newConn(ctx context.Context, server string, kind manifests.Transport, opts 
 		dead:     make(chan struct{}),
 		changed:  make(chan struct{}, 1),
 	}
+	u.floods.summary = u.floodSummary
 	u.goOwned(u.dispatchChanges)
 	return u
 }
@@ -199,6 +201,9 @@ func (u *conn) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.Eli
 		ev.Fields[i] = u.secret.Text(f)
 	}
 	ev.Reason = u.secret.Text(ev.Reason)
+	if !u.floods.admit(ev.Action) {
+		return res, nil
+	}
 	u.log.Info("answered a request for input", "mode", ev.Mode, "action", ev.Action, "fields", ev.Fields, "reason", ev.Reason)
 	if u.onElicit != nil {
 		u.onElicit(ev)
@@ -589,6 +594,7 @@ func (u *conn) Close() error {
 			u.rt.closeIdle()
 		}
 		u.wg.Wait()
+		u.floods.close()
 	})
 	return u.closeErr
 }

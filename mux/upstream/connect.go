@@ -294,10 +294,22 @@ type Elicitation struct {
 	Fields []string
 	// Reason says why the request was declined.
 	Reason string
+	// Repeats, when not 0, makes this a count: as many more requests of the
+	// server were answered with Action over the last Over, and the fields
+	// above but Server are empty.
+	Repeats int
+	Over    time.Duration
 }
 
 // String describes the request and its answer in one line, for stderr.
 func (e Elicitation) String() string {
+	if e.Repeats > 0 {
+		answered := "declined"
+		if e.Action == string(mcp.ElicitationResponseActionAccept) {
+			answered = "answered with their own defaults"
+		}
+		return fmt.Sprintf("server %s: %d more requests for input %s in the last %s", e.Server, e.Repeats, answered, roughly(e.Over))
+	}
 	asked := fmt.Sprintf("server %s asked for input", e.Server)
 	if e.Message != "" {
 		asked += fmt.Sprintf(" (%q)", e.Message)

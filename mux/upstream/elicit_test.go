@@ -73,6 +73,7 @@ func elicitServer() *server.MCPServer {
 	}
 	s.AddTool(mcp.NewTool("profile"), ask("Your profile,\nplease", profileSchema))
 	s.AddTool(mcp.NewTool("confirm"), ask("Delete everything?", map[string]any{"type": "object", "properties": map[string]any{}}))
+	s.AddTool(mcp.NewTool("flood", mcp.WithNumber("n")), floodOfRequests)
 	s.AddTool(mcp.NewTool("token"), ask("Is "+os.Getenv("ELICIT_TOKEN")+" yours?", map[string]any{"type": "object", "properties": map[string]any{}}))
 	return s
 }

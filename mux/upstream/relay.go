@@ -44,9 +44,11 @@ func (u *conn) relayElicitation(ctx context.Context, p mcp.ElicitationParams) (r
 	}
 	if err := relayable(redacted); err != nil {
 		line := fmt.Sprintf("%s asked for input at a URL, which mcp did not relay: %v", u.server, err)
-		if u.onWarn != nil {
+		switch {
+		case !u.floods.admit(floodKindURL):
+		case u.onWarn != nil:
 			u.onWarn(line)
-		} else {
+		default:
 			u.log.Warn(line)
 		}
 		return nil, true, fmt.Errorf("mcp did not relay the URL: %w; only https URLs, and http ones to this machine, without credentials, are relayed", err)

@@ -1,0 +1,109 @@
+package upstream
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+)
+
+// floodEvery is how often the requests of a kind a server repeats are
+// counted in one line, after the first was told in full.
+const floodEvery = 5 * time.Second
+
+// floodGate keeps a server that repeats a request (for input, say) from
+// writing a line for each: the first of each kind is told in full, and
+// those after it are counted and told as one line per interval, and once
+// more as the connection closes.
+type floodGate struct {
+	summary func(kind string, n int, over time.Duration) // told of each count
+
+	mu     sync.Mutex
+	seen   map[string]bool // kinds told in full once
+	counts map[string]int  // kinds counted since start
+	start  time.Time
+	timer  *time.Timer
+}
+
+// admit says whether an event of kind is to be told in full; if not, it is
+// counted.
+func (g *floodGate) admit(kind string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !g.seen[kind] {
+		if g.seen == nil {
+			g.seen, g.counts = map[string]bool{}, map[string]int{}
+		}
+		g.seen[kind] = true
+		return true
+	}
+	if len(g.counts) == 0 {
+		g.start = time.Now()
+		if g.timer == nil {
+			g.timer = time.AfterFunc(floodEvery, g.flush)
+		} else {
+			g.timer.Reset(floodEvery)
+		}
+	}
+	g.counts[kind]++
+	return false
+}
+
+// flush tells the counts so far, a line per kind.
+func (g *floodGate) flush() {
+	g.mu.Lock()
+	counts, over := g.counts, time.Since(g.start)
+	if len(counts) > 0 {
+		g.counts = map[string]int{}
+	}
+	g.mu.Unlock()
+	kinds := make([]string, 0, len(counts))
+	for k := range counts {
+		kinds = append(kinds, k)
+	}
+	slices.Sort(kinds)
+	for _, k := range kinds {
+		g.summary(k, counts[k], over)
+	}
+}
+
+// close stops the clock and tells what is counted.
+func (g *floodGate) close() {
+	g.mu.Lock()
+	if g.timer != nil {
+		g.timer.Stop()
+	}
+	g.mu.Unlock()
+	g.flush()
+}
+
+// roughly is d for a person: whole seconds, or tenths under ten.
+func roughly(d time.Duration) string {
+	if d >= 10*time.Second {
+		return d.Round(time.Second).String()
+	}
+	return max(d.Round(100*time.Millisecond), 100*time.Millisecond).String()
+}
+
+// floodKindURL counts requests for input at a URL that were not relayed.
+const floodKindURL = "url"
+
+// floodSummary is the line or event of a count: requests for input
+// answered by the rule go to OnElicitation and the log, others to
+// OnWarning.
+func (u *conn) floodSummary(kind string, n int, over time.Duration) {
+	if kind == floodKindURL {
+		line := fmt.Sprintf("%s: %d more requests for input at a URL not relayed in the last %s", u.server, n, roughly(over))
+		if u.onWarn != nil {
+			u.onWarn(line)
+		} else {
+			u.log.Warn(line)
+		}
+		return
+	}
+	ev := Elicitation{Server: u.server, Action: kind, Repeats: n, Over: over}
+	u.log.Info("answered more requests for input", "action", kind, "count", n, "over", roughly(over))
+	if u.onElicit != nil {
+		u.onElicit(ev)
+	}
+}

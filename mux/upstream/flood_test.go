@@ -1,0 +1,93 @@
+package upstream
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpsh/mcp/manifests"
+)
+
+// floodOfRequests is elicitServer's "flood": n requests for input in a
+// row, each a bare confirmation that the rule declines.
+func floodOfRequests(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	n := req.GetInt("n", 1)
+	for range n {
+		_, err := server.ServerFromContext(ctx).RequestElicitation(ctx, mcp.ElicitationRequest{
+			Params: mcp.ElicitationParams{Message: "Again?", RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{}}}})
+		if err != nil {
+			return mcp.NewToolResultError("elicitation failed: " + err.Error()), nil
+		}
+	}
+	return mcp.NewToolResultText("asked " + strconv.Itoa(n) + " times"), nil
+}
+
+// lockedBuffer is a log's destination for any goroutine.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// A server that asks for input thousands of times is told of in full once;
+// the rest are counted, a line per interval (and one more as the
+// connection closes), in what OnElicitation hears and in the log.
+func TestElicit_floodIsCounted(t *testing.T) {
+	t.Parallel()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ep := manifests.Endpoint{ID: "elicit", Command: exe,
+		Env: map[string]string{elicitServerEnv: "1", "GORACE": strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")}}
+	var rec journal[Elicitation]
+	var logs lockedBuffer
+	u := connect(t, ep, Options{OnElicitation: rec.add, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	const n = 2000
+	if got := text(t, call(t, u, "flood", `{"n":2000}`)); got != "asked 2000 times" {
+		t.Fatalf("flood: %q", got)
+	}
+	if err := u.Close(); err != nil {
+		t.Fatal(err)
+	}
+	evs := rec.all()
+	if len(evs) == 0 || !strings.HasPrefix(evs[0].String(), `server elicit asked for input ("Again?"); declined`) {
+		t.Fatalf("the first request is not told in full: %v", evs)
+	}
+	more := regexp.MustCompile(`^server elicit: (\d+) more requests for input declined in the last \S+$`)
+	counted := 0
+	for _, e := range evs[1:] {
+		m := more.FindStringSubmatch(e.String())
+		if m == nil {
+			t.Fatalf("%d lines for %d requests; %q is not a count", len(evs), n, e.String())
+		}
+		c, _ := strconv.Atoi(m[1])
+		counted += c
+	}
+	if counted != n-1 || len(evs) > 12 {
+		t.Errorf("%d lines count %d more requests, want a few lines counting %d", len(evs), counted, n-1)
+	}
+	if lines := strings.Count(logs.String(), "request"); lines > 12 {
+		t.Errorf("the log has %d lines about requests for input for %d of them, want a few", lines, n)
+	}
+}
