@@ -148,6 +148,7 @@ func newConn(ctx context.Context, server string, kind manifests.Transport, opts 
 		changed:  make(chan struct{}, 1),
 	}
 	u.floods.summary = u.floodSummary
+	u.floods.first = map[string]int{floodKindTool: 10}
 	u.goOwned(u.dispatchChanges)
 	return u
 }
@@ -492,6 +493,9 @@ func (u *conn) ListTools(ctx context.Context) ([]catalog.Tool, error) {
 			u.setHint(res.TTLMs, res.CacheScope)
 		}
 		for _, r := range res.Tools {
+			if u.capped(tools, true) {
+				break
+			}
 			t, ok := u.decodeTool(r)
 			if !ok {
 				continue
@@ -503,7 +507,7 @@ func (u *conn) ListTools(ctx context.Context) ([]catalog.Tool, error) {
 			seen[t.Name] = true
 			tools = append(tools, t)
 		}
-		if res.NextCursor == nil || *res.NextCursor == "" {
+		if res.NextCursor == nil || *res.NextCursor == "" || u.capped(tools, true) {
 			return u.listed(tools), nil
 		}
 		next := *res.NextCursor

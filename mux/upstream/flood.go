@@ -12,15 +12,17 @@ import (
 const floodEvery = 5 * time.Second
 
 // floodGate keeps a server that repeats a request (for input, say) from
-// writing a line for each: the first of each kind is told in full, and
+// writing a line for each: the first of each kind (or the first few) is
+// told in full, and
 // those after it are counted and told as one line per interval, and once
 // more as the connection closes.
 type floodGate struct {
 	summary func(kind string, n int, over time.Duration) // told of each count
+	first   map[string]int                               // how many of a kind are told in full; 1 when not said
 
 	mu     sync.Mutex
-	seen   map[string]bool // kinds told in full once
-	counts map[string]int  // kinds counted since start
+	seen   map[string]int // how many of each kind were told in full
+	counts map[string]int // kinds counted since start
 	start  time.Time
 	timer  *time.Timer
 }
@@ -30,11 +32,11 @@ type floodGate struct {
 func (g *floodGate) admit(kind string) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if !g.seen[kind] {
-		if g.seen == nil {
-			g.seen, g.counts = map[string]bool{}, map[string]int{}
-		}
-		g.seen[kind] = true
+	if g.seen == nil {
+		g.seen, g.counts = map[string]int{}, map[string]int{}
+	}
+	if g.seen[kind] < max(1, g.first[kind]) {
+		g.seen[kind]++
 		return true
 	}
 	if len(g.counts) == 0 {
@@ -47,6 +49,17 @@ func (g *floodGate) admit(kind string) bool {
 	}
 	g.counts[kind]++
 	return false
+}
+
+// once says whether kind is seen for the first time; it is not counted.
+func (g *floodGate) once(kind string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.seen == nil {
+		g.seen, g.counts = map[string]int{}, map[string]int{}
+	}
+	g.seen[kind]++
+	return g.seen[kind] == 1
 }
 
 // flush tells the counts so far, a line per kind.
@@ -92,8 +105,11 @@ const floodKindURL = "url"
 // answered by the rule go to OnElicitation and the log, others to
 // OnWarning.
 func (u *conn) floodSummary(kind string, n int, over time.Duration) {
-	if kind == floodKindURL {
+	if kind == floodKindURL || kind == floodKindTool {
 		line := fmt.Sprintf("%s: %d more requests for input at a URL not relayed in the last %s", u.server, n, roughly(over))
+		if kind == floodKindTool {
+			line = fmt.Sprintf("%s: %d more tools not offered for their size in the last %s", u.server, n, roughly(over))
+		}
 		if u.onWarn != nil {
 			u.onWarn(line)
 		} else {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -89,5 +90,32 @@ func TestElicit_floodIsCounted(t *testing.T) {
 	}
 	if lines := strings.Count(logs.String(), "request"); lines > 12 {
 		t.Errorf("the log has %d lines about requests for input for %d of them, want a few", lines, n)
+	}
+}
+
+// A kind told in full a few times is counted after those.
+func TestFloodGate_first(t *testing.T) {
+	t.Parallel()
+	var told []string
+	g := floodGate{first: map[string]int{"tool": 10}, summary: func(kind string, n int, _ time.Duration) {
+		told = append(told, kind+" "+strconv.Itoa(n))
+	}}
+	full := 0
+	for range 30 {
+		if g.admit("tool") {
+			full++
+		}
+	}
+	for range 5 {
+		if g.admit("decline") {
+			full++
+		}
+	}
+	g.close()
+	if full != 11 || strings.Join(told, ",") != "decline 4,tool 20" {
+		t.Errorf("%d told in full, then %v; want 11, then [decline 4 tool 20]", full, told)
+	}
+	if g.once("capped") != true || g.once("capped") != false {
+		t.Error("once is true the first time only")
 	}
 }

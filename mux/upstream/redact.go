@@ -108,5 +108,5 @@ func (u *conn) decodeTool(raw json.RawMessage) (catalog.Tool, bool) {
 		u.log.Warn("skipping a tool the server described badly", "err", err)
 		return catalog.Tool{}, false
 	}
-	return t, true
+	return u.boundTool(t)
 }
