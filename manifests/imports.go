@@ -106,6 +106,9 @@ func (s userSource) load(display string, x *importCtx) (eps []Endpoint, skipped 
 	case m == nil:
 		return nil, nil, nil
 	}
+	if e := duplicateOutside(top, m, display); e != nil {
+		return nil, nil, e
+	}
 	return serverMap(m, display, field, true, shape)
 }
 

@@ -83,9 +83,23 @@ func serverMap(m *node, file, field string, lenient bool, shape shapeFunc) (eps 
 	}
 	var errs Errors
 	seen := map[string]Pos{}
+	var dup map[string]bool
+	if lenient {
+		// An imported file's duplicates start nothing (dupkeys.go).
+		dup, skipped = duplicateIDs(m, file, field)
+	}
 	for i := range m.members {
 		em := m.members[i]
+		if dup[em.key] {
+			continue
+		}
 		c := &checker{file: file}
+		if lenient {
+			if e := duplicateKey(em.val, file, field+"."+em.key, nil); e != nil {
+				skipped = append(skipped, e)
+				continue
+			}
+		}
 		keep := true
 		if shape != nil && ValidServerID(em.key) {
 			em.val, keep = shape(c, em.key, field+"."+em.key, em.val)
