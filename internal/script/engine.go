@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"runtime/metrics"
 	"sync"
 	"time"
 
@@ -305,41 +304,4 @@ func (e *engine) display(v goja.Value) (s string) {
 		return v.String()
 	}
 	return j.String()
-}
-
-// watchMemory samples the heap and aborts the run when it grows past
-// MaxMemory. The heap is the process's, so this is a guard against runaway
-// programs, not an account of one program's memory.
-func (e *engine) watchMemory() {
-	if e.lim.MaxMemory <= 0 {
-		return
-	}
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	metrics.Read(sample)
-	if sample[0].Value.Kind() != metrics.KindUint64 {
-		return
-	}
-	base, limit := sample[0].Value.Uint64(), uint64(e.lim.MaxMemory)
-	e.wg.Add(1)
-	go func() {
-		defer e.wg.Done()
-		t := time.NewTicker(10 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-e.ctx.Done():
-				return
-			case <-t.C:
-				metrics.Read(sample)
-				// The base is the lowest heap seen, so garbage left
-				// from before the run does not count once collected.
-				cur := sample[0].Value.Uint64()
-				base = min(base, cur)
-				if cur-base > limit {
-					e.abort(&LimitError{Kind: "memory", Limit: int64(e.lim.MaxMemory)})
-					return
-				}
-			}
-		}
-	}()
 }
