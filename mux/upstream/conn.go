@@ -148,7 +148,7 @@ func newConn(ctx context.Context, server string, kind manifests.Transport, opts 
 		changed:  make(chan struct{}, 1),
 	}
 	u.floods.summary = u.floodSummary
-	u.floods.first = map[string]int{floodKindTool: 10}
+	u.floods.first = map[string]int{floodKindTool: 10, floodKindURL: 10}
 	u.goOwned(u.dispatchChanges)
 	return u
 }
