@@ -1,8 +1,11 @@
 package upstream
 
 import (
+	"context"
 	"fmt"
+	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -105,6 +108,10 @@ const floodKindURL = "url"
 // answered by the rule go to OnElicitation and the log, others to
 // OnWarning.
 func (u *conn) floodSummary(kind string, n int, over time.Duration) {
+	if msg, ok := strings.CutPrefix(kind, floodKindLog); ok {
+		u.log.Warn(fmt.Sprintf("%d more lines like %q in the last %s", n, msg, roughly(over)))
+		return
+	}
 	if kind == floodKindURL || kind == floodKindTool {
 		line := fmt.Sprintf("%s: %d more requests for input at a URL not relayed in the last %s", u.server, n, roughly(over))
 		if kind == floodKindTool {
@@ -122,4 +129,37 @@ func (u *conn) floodSummary(kind string, n int, over time.Duration) {
 	if u.onElicit != nil {
 		u.onElicit(ev)
 	}
+}
+
+// floodKindLog prefixes the kinds of the transports' log lines, by
+// message.
+const floodKindLog = "log "
+
+// transportLog is the logger the transports write to: each message is
+// logged the first time, then counted, since a server decides how often
+// the transport logs (an unanswered request from the server is a line
+// each).
+func (u *conn) transportLog() *slog.Logger {
+	return slog.New(&floodHandler{Handler: u.log.Handler(), gate: &u.floods})
+}
+
+// floodHandler passes a record on when the gate admits its message.
+type floodHandler struct {
+	slog.Handler
+	gate *floodGate
+}
+
+func (h *floodHandler) Handle(ctx context.Context, r slog.Record) error {
+	if !h.gate.admit(floodKindLog + r.Message) {
+		return nil
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
+func (h *floodHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return &floodHandler{Handler: h.Handler.WithAttrs(attrs), gate: h.gate}
+}
+
+func (h *floodHandler) WithGroup(name string) slog.Handler {
+	return &floodHandler{Handler: h.Handler.WithGroup(name), gate: h.gate}
 }

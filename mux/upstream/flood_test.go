@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"net/http/httptest"
 	"os"
 	"regexp"
 	"strconv"
@@ -117,5 +118,37 @@ func TestFloodGate_first(t *testing.T) {
 	}
 	if g.once("capped") != true || g.once("capped") != false {
 		t.Error("once is true the first time only")
+	}
+}
+
+// A server over streamable HTTP that sends request after request the
+// connection does not answer (sampling) is logged once, then counted.
+func TestFlood_unansweredRequestsLogOnce(t *testing.T) {
+	t.Parallel()
+	s := server.NewMCPServer("sampler", "1.0.0", server.WithToolCapabilities(true))
+	s.EnableSampling()
+	const n = 300
+	s.AddTool(mcp.NewTool("sample"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		failed := 0
+		for range n {
+			if _, err := server.ServerFromContext(ctx).RequestSampling(ctx, mcp.CreateMessageRequest{}); err != nil {
+				failed++
+			}
+		}
+		return mcp.NewToolResultText(strconv.Itoa(failed) + " failed"), nil
+	})
+	ts := httptest.NewServer(server.NewStreamableHTTPServer(s))
+	t.Cleanup(ts.Close)
+	var logs lockedBuffer
+	u := connect(t, manifests.Endpoint{ID: "sampler", URL: ts.URL + "/mcp", Type: "http"}, Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	if got := text(t, call(t, u, "sample", "")); got != strconv.Itoa(n)+" failed" {
+		t.Fatalf("sample: %q", got)
+	}
+	if err := u.Close(); err != nil {
+		t.Fatal(err)
+	}
+	out := logs.String()
+	if c := strings.Count(out, `msg="error handling request"`); c != 1 || !strings.Contains(out, strconv.Itoa(n-1)+" more") {
+		t.Errorf("%d requests left %d lines about them in the log, want one and a count of the rest:\n%.2000s", n, c, out)
 	}
 }

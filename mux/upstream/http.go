@@ -169,7 +169,7 @@ func connectHTTP(ctx context.Context, ep manifests.Endpoint, opts Options, revis
 	topts := []transport.StreamableHTTPCOption{
 		transport.WithHTTPHeaders(maps.Clone(ep.Headers)),
 		transport.WithHTTPBasicClient(hc),
-		transport.WithHTTPLogger(u.log),
+		transport.WithHTTPLogger(u.transportLog()),
 	}
 	if revision == Modern {
 		// No GET stream on 2026-07-28: list changes come on a
@@ -229,7 +229,7 @@ func connectSSE(ctx context.Context, ep manifests.Endpoint, opts Options, fellBa
 	tr, err := transport.NewSSE(ep.URL,
 		transport.WithHeaders(maps.Clone(ep.Headers)),
 		transport.WithHTTPClient(hc),
-		transport.WithSSELogger(u.log),
+		transport.WithSSELogger(u.transportLog()),
 		transport.WithEndpointTimeout(opts.ConnectTimeout),
 		transport.WithResponseTimeout(sseResponseTimeout),
 	)
