@@ -31,8 +31,10 @@ type Cache struct{ dir string }
 // written before the model knew fields that its tools may have (a tool's
 // taskSupport), or (format 2) before a server's instructions and tools
 // went without the recipe's secrets, or (format 3) before an entry said
-// what its connection had declared.
-const cacheFormat = 4
+// what its connection had declared, or (format 4) before the tools a
+// connection takes were bounded (descriptions and titles cut, absurd
+// schemas and tools past a server's first 10,000 left out).
+const cacheFormat = 5
 
 // CacheEntry is one server's tool list.
 type CacheEntry struct {

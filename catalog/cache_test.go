@@ -3,6 +3,7 @@ package catalog
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -37,5 +38,14 @@ func TestCache_Load(t *testing.T) {
 	}
 	if e := c.Load("two"); e != nil {
 		t.Errorf("Load of an entry of format 2 = %+v, want nil", e)
+	}
+	// One of format 3 was written before a tool's description and title
+	// were cut as they are read, and may hold them whole.
+	three := `{"format":3,"server":"s","fetched":"2026-01-01T00:00:00Z","tools":[{"server":"s","name":"t","description":"` + strings.Repeat("d", 9000) + `"}]}`
+	if err := os.WriteFile(filepath.Join(c.Dir(), "three.json"), []byte(three), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if e := c.Load("three"); e != nil {
+		t.Errorf("Load of an entry of format 3 = %d tools, want nil", len(e.Tools))
 	}
 }
