@@ -70,7 +70,7 @@ func (c *checker) fields(n *node, field string, known []string, strict bool) (ma
 		isKnown := slices.Contains(known, m.key)
 		if !isKnown {
 			if strict {
-				c.add(m.pos(c.file), field, m.key, "is not a known key", unknownKeyHint(m.key, known))
+				c.add(m.pos(c.file), field, m.key, "is not a known key", unknownKeyHint(m.key, known)+misplacedHint(field, m.key))
 			}
 			continue
 		}
@@ -82,6 +82,16 @@ func (c *checker) fields(n *node, field string, known []string, strict bool) (ma
 		out[m.key] = m
 	}
 	return out, true
+}
+
+// misplacedHint says where a key that one block does not know belongs,
+// when it is a key of a block below it: an agent's include, exclude,
+// defer and eager go under each of its servers.
+func misplacedHint(field, key string) string {
+	if field == "mcp" && slices.Contains(agentServerKeys, key) {
+		return fmt.Sprintf("; %s goes under each server, as mcp.servers.ID.%s", key, key)
+	}
+	return ""
 }
 
 // unknownKeyHint lists the valid keys and, when one is close, suggests it.
