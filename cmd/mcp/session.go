@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/session"
 	"github.com/mcpsh/mcp/mux"
 )
@@ -67,14 +68,30 @@ func (c *sessionStartCmd) Run(a *app) error {
 	if a.agent != "" {
 		who = "agent " + a.agent
 	}
-	fmt.Fprintf(a.stderr, "mcp: session %s started for %s (mode %s, %d %s, %d required %s bound)\n",
-		st.ID, who, s.Mode, len(s.Servers), plural(len(s.Servers), "server", "servers"), tools, plural(tools, "tool", "tools"))
+	fmt.Fprintf(a.stderr, "mcp: session %s started for %s (mode %s, %d %s, %s)\n",
+		st.ID, who, s.Mode, len(s.Servers), plural(len(s.Servers), "server", "servers"), boundNote(s, tools))
 	if guest != nil {
 		fmt.Fprintf(a.stderr, "mcp: user %s needs only %s=%s in its environment; nobody else may use the socket\n", guest.Name, session.EnvVar, shellWord(st.Env()))
 		fmt.Fprintf(a.stderr, "mcp: in a container running as uid %d: mount %s and set %s=%s@MOUNT/%s\n",
 			guest.UID, shellWord(filepath.Dir(st.Socket)), session.EnvVar, st.ID, filepath.Base(st.Socket))
 	}
 	return nil
+}
+
+// boundNote says how many of a surface's servers are required, which
+// session start has bound, and how many tools they brought.
+func boundNote(s *catalog.Surface, tools int) string {
+	required := 0
+	for _, srv := range s.Servers {
+		if srv.Required {
+			required++
+		}
+	}
+	if required == 0 {
+		return "none required"
+	}
+	return fmt.Sprintf("%d required %s bound with %d %s",
+		required, plural(required, "server", "servers"), tools, plural(tools, "tool", "tools"))
 }
 
 // lookupGuest finds the other local user a session is for: a name or a
