@@ -54,7 +54,7 @@ type hostCLI struct {
 	Version versionCmd  `cmd:"" help:"Print the version, commit and build date."`
 
 	Completion completionCmd `cmd:"" help:"Print the tab-completion script for bash, zsh or fish.\n\n  source <(mcp completion bash)"`
-	Man        manCmd        `cmd:"" hidden:"" help:"Print the manual page (roff)."`
+	Man        manCmd        `cmd:"" help:"Print the manual page (roff).\n\n  mcp man | man -l -"`
 }
 
 type versionCmd struct{}

@@ -53,8 +53,8 @@ func mustRead(name string) string {
 	return string(b)
 }
 
-// manCmd prints mcp(1) in roff, generated from the host grammar. It is
-// hidden: it serves packaging, not daily use.
+// manCmd prints mcp(1) in roff, generated from the host grammar, for a
+// release archive or for man -l.
 type manCmd struct{}
 
 func (manCmd) Run(a *app, k *kong.Context) error {

@@ -57,8 +57,8 @@ func TestDocs_manNamesEveryHostVerb(t *testing.T) {
 			}
 		}
 	}
-	if verbs < 10 || hidden != 1 {
-		t.Errorf("found %d verbs and %d hidden commands in the host grammar; want at least 10 and exactly 1 (man)", verbs, hidden)
+	if verbs < 10 || hidden != 0 {
+		t.Errorf("found %d verbs and %d hidden commands in the host grammar; want at least 10, and none hidden", verbs, hidden)
 	}
 	for _, flag := range []string{"--json", "--timeout", "--recipe", "--agent", "--version"} {
 		if !strings.Contains(page, `\fB`+flag) {
