@@ -99,8 +99,8 @@ func TestDocs_completionScripts(t *testing.T) {
 // (a home with nothing in it), records nothing, and leaves a later
 // command without --trust untrusted.
 func TestDocs_firstCommand(t *testing.T) {
-	readme := readmeText(t)
-	_, rest, _ := strings.Cut(readme, "```sh\n")
+	_, setup, _ := strings.Cut(pageText(t, "README.md"), "\n## Set-up\n")
+	_, rest, _ := strings.Cut(setup, "```sh\n")
 	line, _, _ := strings.Cut(rest, "\n")
 	args, ok := strings.CutPrefix(line, "go run ./cmd/mcp ")
 	if !ok {
@@ -142,28 +142,18 @@ func TestDocs_firstCommand(t *testing.T) {
 	}
 }
 
-// The worked recipe says how to find a server's tool names before writing
-// the boundary: let every tool through, list them, then narrow.
-func TestDocs_workedRecipeFindsToolNames(t *testing.T) {
-	readme := readmeText(t)
-	_, section, ok := strings.Cut(readme, "\n## A worked recipe\n")
+// The configuration reference says how to find a server's tool names
+// before writing the boundary: let every tool through, list them, then
+// narrow.
+func TestDocs_findingToolNames(t *testing.T) {
+	_, section, ok := strings.Cut(pageText(t, "docs/configuration.md"), "\n## Finding the tool names\n")
 	if !ok {
-		t.Fatal("the README has no worked recipe")
+		t.Fatal("docs/configuration.md does not say how to find the tool names")
 	}
 	section, _, _ = strings.Cut(section, "\n## ")
-	for _, want := range []string{`"include": ["*"]`, "`mcp list warehouse`", "warehouse.run_query --schema", "`mcp check`", "adds later"} {
+	for _, want := range []string{`"include": ["*"]`, "`mcp list files`", "files.read_text_file --schema", "`mcp check`", "adds later"} {
 		if !strings.Contains(strings.Join(strings.Fields(section), " "), want) {
-			t.Errorf("the worked recipe does not say %s", want)
+			t.Errorf("docs/configuration.md does not say %s", want)
 		}
 	}
-}
-
-// readmeText is the repository's README.
-func readmeText(t *testing.T) string {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(data)
 }

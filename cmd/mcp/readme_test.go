@@ -16,29 +16,29 @@ import (
 	"time"
 )
 
-// checkedMarker, on the line before a console block of the README, says
-// the block runs as it is written, from the repository's root, and prints
-// what it shows.
+// checkedMarker, on the line before a console block of the README or a
+// page of docs/, says the block runs as it is written, after the page's
+// blocks before it, and prints what it shows.
 const checkedMarker = "<!-- checked console -->"
 
-// readmeCheckout is where the README's examples pretend the repository is
+// readmeCheckout is where the examples pretend the repository is
 // checked out; a checked block's output names the real checkout there.
 const readmeCheckout = "/home/you/mcp"
 
 // consoleStep is one command of a console block and what it printed.
 type consoleStep struct {
-	line int // in the README
+	line int // in its page
 	cmd  string
 	want []string
 }
 
-// consoleBlocks reads the checked console blocks of the README's text.
-func consoleBlocks(t *testing.T, readme string) [][]consoleStep {
+// consoleBlocks reads the checked console blocks of a page's text.
+func consoleBlocks(t *testing.T, page, text string) [][]consoleStep {
 	t.Helper()
 	var blocks [][]consoleStep
 	var cur []consoleStep
 	marked, in := false, false
-	sc := bufio.NewScanner(strings.NewReader(readme))
+	sc := bufio.NewScanner(strings.NewReader(text))
 	for n := 1; sc.Scan(); n++ {
 		line := sc.Text()
 		switch {
@@ -56,7 +56,7 @@ func consoleBlocks(t *testing.T, readme string) [][]consoleStep {
 		case in && len(cur) > 0:
 			cur[len(cur)-1].want = append(cur[len(cur)-1].want, stripComment(line))
 		case in:
-			t.Fatalf("README.md:%d: a checked console block starts with output", n)
+			t.Fatalf("%s:%d: a checked console block starts with output", page, n)
 		default:
 			marked = marked && strings.TrimSpace(line) == ""
 		}
@@ -75,25 +75,54 @@ func stripComment(s string) string {
 	return strings.TrimRight(commentTail.ReplaceAllString(s, ""), " ")
 }
 
-// The README's checked console examples run as written, from a fresh home,
-// and print what the README shows (stdout and stderr together; "…" in the
-// README stands for any text, such as a session id). They cannot drift
-// from what mcp does.
+// The checked console examples of the README and of every page of docs/
+// run as written, from a fresh home, and print what the page shows
+// (stdout and stderr together; "…" in a page stands for any text, such as
+// a session id). They cannot drift from what mcp does. Each page is one
+// shell from the repository's root: the README's Quickstart builds mcp
+// itself, and a page of docs/ finds it on PATH, as its reader would.
 func TestReadmeConsoleExamples(t *testing.T) {
 	t.Parallel()
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	blocks := consoleBlocks(t, readmeText(t))
-	if len(blocks) < 2 {
-		t.Fatalf("found %d checked console blocks in the README, want the Quickstart's at least", len(blocks))
+	bin := t.TempDir()
+	if out, err := exec.Command("go", "build", "-o", filepath.Join(bin, "mcp"), ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	checked := 0
+	for _, page := range docPages(t) {
+		blocks := consoleBlocks(t, page, pageText(t, page))
+		if page == "README.md" && len(blocks) < 3 {
+			t.Fatalf("found %d checked console blocks in the README, want the Quickstart's and the worked recipe's at least", len(blocks))
+		}
+		checked += len(blocks)
+		if len(blocks) == 0 {
+			continue
+		}
+		path := os.Getenv("PATH")
+		if page != "README.md" {
+			path = bin + string(os.PathListSeparator) + path
+		}
+		t.Run(page, func(t *testing.T) {
+			t.Parallel()
+			checkConsole(t, root, page, path, blocks)
+		})
+	}
+	if checked < 8 {
+		t.Errorf("found %d checked console blocks in the README and docs/, want at least 8", checked)
+	}
+}
+
+// checkConsole runs a page's checked blocks in one shell and compares
+// what each command printed with what the page shows.
+func checkConsole(t *testing.T, root, page, path string, blocks [][]consoleStep) {
 	var steps []consoleStep
 	for _, b := range blocks {
 		steps = append(steps, b...)
 	}
-	got := runConsole(t, root, steps)
+	got := runConsole(t, root, path, steps)
 	for i, s := range steps {
 		want := trimBlank(s.want)
 		for j := range want {
@@ -101,15 +130,16 @@ func TestReadmeConsoleExamples(t *testing.T) {
 		}
 		have := trimBlank(got[i])
 		if !matchLines(want, have) {
-			t.Errorf("README.md:%d: $ %s\nthe README shows:\n%s\nmcp printed:\n%s", s.line, s.cmd, strings.Join(want, "\n"), strings.Join(have, "\n"))
+			t.Errorf("%s:%d: $ %s\nthe page shows:\n%s\nmcp printed:\n%s", page, s.line, s.cmd, strings.Join(want, "\n"), strings.Join(have, "\n"))
 		}
 	}
 }
 
 // runConsole runs the steps in one shell, so that cd, export and eval
 // carry over as in a terminal, in a fresh home with the Go caches of this
-// machine, and returns each step's output lines.
-func runConsole(t *testing.T, dir string, steps []consoleStep) [][]string {
+// machine (npm's cache too, preferred to the registry, so that a server
+// run through npx is fetched once), and returns each step's output lines.
+func runConsole(t *testing.T, dir, path string, steps []consoleStep) [][]string {
 	t.Helper()
 	home := t.TempDir()
 	tmp := filepath.Join(home, "tmp")
@@ -127,15 +157,15 @@ func runConsole(t *testing.T, dir string, steps []consoleStep) [][]string {
 	cmd.Dir = dir
 	cmd.Stdin = strings.NewReader(script.String())
 	cmd.Env = []string{
-		"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TMPDIR=" + tmp, "XDG_RUNTIME_DIR=",
+		"PATH=" + path, "HOME=" + home, "TMPDIR=" + tmp, "XDG_RUNTIME_DIR=",
 		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"), "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
 		"GOCACHE=" + goEnv(t, "GOCACHE"), "GOMODCACHE=" + goEnv(t, "GOMODCACHE"), "GOPATH=" + goEnv(t, "GOPATH"),
 		"GOFLAGS=" + os.Getenv("GOFLAGS"), "GOPROXY=" + goEnv(t, "GOPROXY"), "GOTOOLCHAIN=" + os.Getenv("GOTOOLCHAIN"),
-		"TERM=dumb",
+		"TERM=dumb", "npm_config_cache=" + npmCache(t), "npm_config_prefer_offline=true",
 	}
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("the README's console script: %v\n%s", err, out)
+		t.Fatalf("the console script: %v\n%s", err, out)
 	}
 	parts := strings.Split(string(out), "\n@@@ ")
 	got := make([][]string, len(steps))
@@ -146,6 +176,16 @@ func runConsole(t *testing.T, dir string, steps []consoleStep) [][]string {
 		}
 	}
 	return got
+}
+
+// npmCache is npm's cache directory on this machine.
+func npmCache(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command("npm", "config", "get", "cache").Output()
+	if err != nil {
+		t.Fatalf("npm config get cache: %v", err)
+	}
+	return strings.TrimSpace(string(out))
 }
 
 func goEnv(t *testing.T, name string) string {
