@@ -77,8 +77,9 @@ fuzz:
 		done; \
 	done
 
+# bin/mcp, where the README's Quickstart builds it (and .gitignore keeps it out).
 build:
-	CGO_ENABLED=0 go build -trimpath -o mcp ./cmd/mcp
+	CGO_ENABLED=0 go build -trimpath -o bin/mcp ./cmd/mcp
 
 # goreleaser, pinned, in ./bin (one directory per version).
 $(GORELEASER):

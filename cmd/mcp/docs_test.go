@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -155,5 +156,22 @@ func TestDocs_findingToolNames(t *testing.T) {
 		if !strings.Contains(strings.Join(strings.Fields(section), " "), want) {
 			t.Errorf("docs/configuration.md does not say %s", want)
 		}
+	}
+}
+
+// make build writes the binary where the README's Quickstart builds it,
+// so that the PATH the Quickstart exports finds either.
+func TestDocs_makeBuildAgreesWithQuickstart(t *testing.T) {
+	quick := regexp.MustCompile("(?m)^\\$ go build -o (\\S+) ./cmd/mcp ").FindStringSubmatch(pageText(t, "README.md"))
+	if quick == nil {
+		t.Fatal("the README's Quickstart does not build mcp with go build -o")
+	}
+	_, rule, ok := strings.Cut(pageText(t, "Makefile"), "\nbuild:\n")
+	if !ok {
+		t.Fatal("the Makefile has no build rule")
+	}
+	out := regexp.MustCompile(`go build .*-o (\S+) \./cmd/mcp`).FindStringSubmatch(rule)
+	if out == nil || out[1] != quick[1] {
+		t.Errorf("make build writes %v, the Quickstart builds %s", out, quick[1])
 	}
 }
