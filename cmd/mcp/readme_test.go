@@ -5,6 +5,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -104,6 +105,8 @@ func TestReadmeConsoleExamples(t *testing.T) {
 		path := os.Getenv("PATH")
 		if page != "README.md" {
 			path = bin + string(os.PathListSeparator) + path
+		} else {
+			warmNpx(t, filepath.Join(root, "examples", "reference", "mcp.json"))
 		}
 		t.Run(page, func(t *testing.T) {
 			t.Parallel()
@@ -176,6 +179,36 @@ func runConsole(t *testing.T, dir, path string, steps []consoleStep) [][]string 
 		}
 	}
 	return got
+}
+
+// warmNpx fetches the packages a manifest's servers run through npx -y
+// into npx's cache, as their first start would, so that the examples'
+// first call waits for no download: a server's start is bounded.
+func warmNpx(t *testing.T, manifest string) {
+	t.Helper()
+	data, err := os.ReadFile(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		MCPServers map[string]struct {
+			Command string   `json:"command"`
+			Args    []string `json:"args"`
+		} `json:"mcpServers"`
+	}
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatalf("%s: %v", manifest, err)
+	}
+	for id, srv := range m.MCPServers {
+		if srv.Command != "npx" || len(srv.Args) < 2 || srv.Args[0] != "-y" {
+			continue
+		}
+		cmd := exec.Command("npx", "-y", "--package="+srv.Args[1], "true")
+		cmd.Env = append(os.Environ(), "npm_config_cache="+npmCache(t), "npm_config_prefer_offline=true")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("fetching server %s (%s) with npx: %v\n%s", id, srv.Args[1], err, out)
+		}
+	}
 }
 
 // npmCache is npm's cache directory on this machine.
