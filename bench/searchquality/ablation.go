@@ -26,7 +26,7 @@ func cl(kv ...interface{}) []lab.Clause {
 }
 
 // defaultRow names the row of the default, which --only always keeps.
-const defaultRow = "default (see README)"
+const defaultRow = "default (see docs/search.md)"
 
 // variants change one thing in the default at a time (the baseline row
 // replaces it whole).
