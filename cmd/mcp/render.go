@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"unicode/utf8"
 
 	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/clip"
 	"github.com/mcpsh/mcp/internal/output"
 )
 
@@ -34,6 +34,8 @@ func writeJSON(w io.Writer, v any) error {
 
 // renderResult prints a tool result: structured content as JSON, text as
 // is, images, audio and blobs saved to files whose paths are printed.
+// Structured content that is one string field which a text item repeats
+// (server-filesystem's {"content": "the file's text"}) is that text.
 // --json prints the whole result. Text output over --max-output is cut and
 // saved whole to a file.
 func renderResult(a *app, target string, res *catalog.Result) error {
@@ -42,10 +44,11 @@ func renderResult(a *app, target string, res *catalog.Result) error {
 	}
 	var out bytes.Buffer
 	structured := len(res.Structured) > 0 && !bytes.Equal(bytes.TrimSpace(res.Structured), []byte("null"))
-	if structured {
+	only, hasOnly := onlyString(res.Structured)
+	asText := structured && hasOnly && soleField(res.Structured) && repeatsText(res, only)
+	if structured && !asText {
 		_ = writeJSON(&out, res.Structured)
 	}
-	only, hasOnly := onlyString(res.Structured)
 	for _, it := range res.Items() {
 		line, saved, err := output.SaveMedia(target, it)
 		if err != nil {
@@ -60,7 +63,9 @@ func renderResult(a *app, target string, res *catalog.Result) error {
 			// With structured content, a text item that is its JSON
 			// serialization (as the spec recommends sending), or that
 			// repeats its only string field, is not printed again.
-			if structured && (json.Valid([]byte(it.Text)) || hasOnly && it.Text == only) {
+			if asText && it.Text == only {
+				asText = false // printed once
+			} else if structured && (json.Valid([]byte(it.Text)) || hasOnly && it.Text == only) {
 				continue
 			}
 			out.WriteString(it.Text)
@@ -98,6 +103,22 @@ func onlyString(structured json.RawMessage) (string, bool) {
 	return found, n == 1
 }
 
+// soleField says whether structured content is an object of one field.
+func soleField(structured json.RawMessage) bool {
+	var obj map[string]json.RawMessage
+	return json.Unmarshal(structured, &obj) == nil && len(obj) == 1
+}
+
+// repeatsText says whether a text item of res is s.
+func repeatsText(res *catalog.Result, s string) bool {
+	for _, it := range res.Items() {
+		if it.Type == "text" && it.Text == s {
+			return true
+		}
+	}
+	return false
+}
+
 func ensureNewline(b *bytes.Buffer) {
 	if b.Len() > 0 && b.Bytes()[b.Len()-1] != '\n' {
 		b.WriteByte('\n')
@@ -116,20 +137,23 @@ func writeBudgeted(a *app, target string, out []byte) error {
 	if err != nil {
 		return err
 	}
-	cut := out[:budget]
-	for len(cut) > 0 && !utf8.RuneStart(out[len(cut)]) {
-		cut = cut[:len(cut)-1] // never split a character
-	}
-	if i := bytes.LastIndexByte(cut, '\n'); i > budget/2 {
-		cut = cut[:i+1]
-	}
+	cut, lines := clip.Lines(out, budget)
 	if _, err := a.stdout.Write(cut); err != nil {
 		return err
 	}
 	if len(cut) > 0 && cut[len(cut)-1] != '\n' {
 		fmt.Fprintln(a.stdout)
 	}
-	fmt.Fprintf(a.stderr, "mcp: output cut at %s of %s; the whole output is in %s\n",
-		output.FormatSize(int64(len(cut))), output.FormatSize(int64(len(out))), path)
+	size := output.FormatSize(int64(len(cut))) + " of " + output.FormatSize(int64(len(out)))
+	if lines > 0 {
+		total := bytes.Count(out, []byte("\n"))
+		if out[len(out)-1] != '\n' {
+			total++
+		}
+		size = fmt.Sprintf("after line %d of %d (%s)", lines, total, size)
+	} else {
+		size = "at " + size
+	}
+	fmt.Fprintf(a.stderr, "mcp: output cut %s; the whole output is in %s\n", size, path)
 	return nil
 }

@@ -3,6 +3,7 @@
 package clip
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"strings"
@@ -45,4 +46,25 @@ func Error(err error) string {
 		msg = strings.Replace(msg, context.DeadlineExceeded.Error(), "timed out", 1)
 	}
 	return Line(msg)
+}
+
+// Lines is the longest start of b that has at most max bytes and ends at a
+// line boundary, with the number of lines it holds; when no line ends
+// within max bytes, it is cut before max without splitting a character,
+// and lines is 0.
+func Lines(b []byte, max int) (cut []byte, lines int) {
+	if max < 0 {
+		max = 0
+	}
+	if len(b) <= max {
+		return b, bytes.Count(b, []byte("\n"))
+	}
+	if i := bytes.LastIndexByte(b[:max], '\n'); i >= 0 {
+		return b[:i+1], bytes.Count(b[:i+1], []byte("\n"))
+	}
+	cut = b[:max]
+	for len(cut) > 0 && !utf8.RuneStart(b[len(cut)]) {
+		cut = cut[:len(cut)-1]
+	}
+	return cut, 0
 }
