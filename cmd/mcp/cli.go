@@ -154,8 +154,19 @@ func unknownCommand(parser *kong.Kong, pe *kong.ParseError) *usageError {
 	msg := fmt.Sprintf("%s has no command %q", where, clip.Runes(cmd, 40))
 	if _, suggestion, ok := strings.Cut(pe.Error(), ", did you mean "); ok {
 		msg += ", did you mean " + suggestion
+	} else if verb := verbFor[cmd]; verb != "" && parent == parser.Model.Node {
+		msg += fmt.Sprintf(", did you mean %q?", verb)
 	}
 	return &usageError{msg: msg, hint: "its commands are " + strings.Join(names, ", ") + " (`" + where + " --help` says what each does)"}
+}
+
+// verbFor is the verb for a word that other command-line tools use for
+// it, where no verb is spelled close enough for the grammar to say.
+var verbFor = map[string]string{
+	"tools": "list", "show": "list", "describe": "list", "info": "list", "schema": "list",
+	"find": "search", "grep": "search", "query": "search",
+	"exec": "call", "invoke": "call", "tool": "call",
+	"eval": "run", "js": "run", "script": "run",
 }
 
 // usageError is a malformed command line: exit 2.

@@ -24,6 +24,15 @@ var refusedFlags = map[string]string{
 
 var authVerbs = map[string]bool{"auth": true, "login": true, "logout": true}
 
+// adminCommands are the host's commands, and those a shell user may expect
+// of a tool that manages servers. Any other word in a verb's place is a
+// typo, for the grammar to answer with the verb it probably meant.
+var adminCommands = map[string]bool{
+	"check": true, "session": true, "trust": true, "daemon": true, "serve": true,
+	"version": true, "completion": true, "man": true,
+	"config": true, "add": true, "remove": true, "import": true, "install": true, "server": true, "servers": true,
+}
+
 // refusal is a request a session may not make.
 type refusal struct{ what, why string }
 
@@ -65,7 +74,7 @@ func refuse(args []string) error {
 			if authVerbs[arg] {
 				return &refusal{what: "mcp " + arg, why: "interactive authentication commands"}
 			}
-			if !sessionVerbs[arg] && arg != "help" {
+			if adminCommands[arg] || strings.HasPrefix(arg, "__") {
 				return &refusal{what: "mcp " + arg, why: "administrative commands (a session has search, list, call and run)"}
 			}
 		case positional == 2 && verb != "search" && looksLikeURL(arg):
