@@ -35,6 +35,9 @@ func (c *callCmd) Run(a *app) error {
 	if server == "" || tool == "" {
 		return &usageError{msg: fmt.Sprintf("%q is not SERVER.TOOL", clip.Runes(c.Target, 49)), hint: "`mcp list` shows the servers, `mcp list SERVER` their tools"}
 	}
+	if err := c.objectAsArgs(); err != nil {
+		return err
+	}
 	base, err := c.base(a)
 	if err != nil {
 		return err
@@ -68,6 +71,20 @@ func (c *callCmd) Run(a *app) error {
 		err = a.withBackend(invoke)
 	}
 	return err
+}
+
+// objectAsArgs takes a JSON object given in the place of the first
+// key=value pair (`mcp call everything.get-sum '{"a":2,"b":3}'`) as
+// --args: no pair begins with "{", so nothing else could be meant.
+func (c *callCmd) objectAsArgs() error {
+	if len(c.Pairs) == 0 || !strings.HasPrefix(strings.TrimSpace(c.Pairs[0]), "{") {
+		return nil
+	}
+	if c.Args != "" {
+		return &usageError{msg: "the arguments are given twice: as a JSON object and with --args", hint: "give them one way: key=value pairs override --args, one by one"}
+	}
+	c.Args, c.Pairs = c.Pairs[0], c.Pairs[1:]
+	return nil
 }
 
 // base reads --args: inline JSON, @FILE, or - for stdin.

@@ -114,6 +114,9 @@ func (a *app) run(args []string) (err error) {
 			if ue := unknownCommand(parser, pe); ue != nil {
 				return ue
 			}
+			if ue := flagsAsArguments(pe, args); ue != nil {
+				return ue
+			}
 			return &usageError{msg: pe.Error(), hint: "run `mcp --help` for the verbs and flags"}
 		}
 		return err

@@ -89,11 +89,7 @@ func hint(err error) string {
 	case exit.Usage:
 		switch {
 		case errors.As(err, &unknown):
-			h := "--allow-unknown sends " + plural(len(unknown.Keys), "it", "them") + " anyway"
-			if unknown.Signature != "" {
-				h = "the tool's signature is " + unknown.Signature + "; " + h
-			}
-			return h
+			return unknownArgsHint(unknown)
 		case errors.As(err, &badArgs) && badArgs.Signature != "":
 			sig := badArgs.Signature
 			return "the tool's signature is " + sig + "; `mcp list " + strings.SplitN(sig, "(", 2)[0] + " --schema` shows the schema"
@@ -128,6 +124,29 @@ func hint(err error) string {
 		}
 	}
 	return ""
+}
+
+// unknownArgsHint gives the tool's signature, and --allow-unknown only for
+// the keys that are no likely typo of a declared one: a typo is to be
+// fixed, not sent.
+func unknownArgsHint(e *catalog.UnknownArgsError) string {
+	var far []string
+	for _, k := range e.Keys {
+		if _, near := e.Suggest[k]; !near {
+			far = append(far, clip.Runes(k, 41))
+		}
+	}
+	var parts []string
+	if e.Signature != "" {
+		parts = append(parts, "the tool's signature is "+e.Signature)
+	}
+	switch {
+	case len(far) == len(e.Keys):
+		parts = append(parts, "--allow-unknown sends "+plural(len(far), "it", "them")+" anyway")
+	case len(far) > 0:
+		parts = append(parts, "--allow-unknown sends "+strings.Join(far, ", ")+" anyway")
+	}
+	return strings.Join(parts, "; ")
 }
 
 // untrustedHint says how to let a server of an untrusted directory start.
