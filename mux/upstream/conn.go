@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -39,12 +40,25 @@ type RPCError struct {
 func (e *RPCError) ExitCode() int { return exit.ToolError }
 
 func (e *RPCError) Error() string {
-	return fmt.Sprintf("server error %d: %s", e.Code, e.Message)
+	return fmt.Sprintf("server error %d: %s", e.Code, e.message())
 }
 
 // Summary is the error on one line.
 func (e *RPCError) Summary() string {
-	return fmt.Sprintf("server error %d: %s", e.Code, clip.Line(e.Message))
+	return fmt.Sprintf("server error %d: %s", e.Code, clip.Line(e.message()))
+}
+
+// message is the server's message without the "MCP error CODE: " that
+// some SDKs put before it (the TypeScript SDK's McpError), which would say
+// the code twice.
+func (e *RPCError) message() string {
+	prefix := fmt.Sprintf("mcp error %d:", e.Code)
+	if len(e.Message) > len(prefix) && strings.EqualFold(e.Message[:len(prefix)], prefix) {
+		if rest := strings.TrimSpace(e.Message[len(prefix):]); rest != "" {
+			return rest
+		}
+	}
+	return e.Message
 }
 
 const (
