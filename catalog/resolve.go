@@ -19,7 +19,7 @@ func Resolve(r *manifests.Recipe, agent string) (*Surface, []string, error) {
 			return nil, nil, manifests.Errors{{
 				Field: "--agent", Value: agent,
 				Msg:  "agents belong to a recipe, and there is no package.json with pi.mcp here or above",
-				Hint: "run inside a recipe, or drop --agent to use your own MCP configuration",
+				Hint: "give --recipe DIR, or run inside a recipe, or drop --agent to use your own MCP configuration",
 			}}
 		}
 		return userSurface(r), nil, nil

@@ -113,6 +113,11 @@ func TestServe_Usage(t *testing.T) {
 			"mcp: error: mcp serve: administrative commands (a session has search, list, call and run) are not available in a session: the session's surface is fixed when it starts",
 			"mcp: hint: ask whoever started the session for a session with the capability you need",
 		}},
+		// A host starts mcp serve in a directory of its own: the error
+		// says how to name the recipe.
+		{"outside the recipe", env, []string{"serve", "--agent", "tooler"}, exit.Config, []string{
+			`mcp: error: --agent: "tooler" agents belong to a recipe, and there is no package.json with pi.mcp here or above; give --recipe DIR, or run inside a recipe, or drop --agent to use your own MCP configuration`,
+		}},
 		// A required server that cannot be bound fails the launch.
 		{"required server down", append(slices.Clip(env), "NODE=/nonexistent/node"), []string{"--recipe", recipe, "--agent", "tooler", "serve"}, exit.Upstream, []string{
 			"mcp: error: session not started: required server everything: server everything is unavailable: …",
