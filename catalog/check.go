@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -42,16 +43,30 @@ func Check(root string, user bool, r *manifests.Recipe, readErr error, agent str
 		for n := range r.Agents {
 			names = append(names, n)
 		}
+		for n := range r.AgentErrors {
+			if _, ok := r.Agents[n]; !ok {
+				names = append(names, n)
+			}
+		}
 		sort.Strings(names)
 	}
 	for _, n := range names {
 		s, warns, err := Resolve(r, n)
 		rep.Warnings = append(rep.Warnings, warns...)
 		if err != nil {
-			rep.Problems = append(rep.Problems, problemLines(err)...)
+			for _, line := range problemLines(err) {
+				// An agent's broken file is also the problem of the
+				// agents extending it: said once.
+				if !slices.Contains(rep.Problems, line) {
+					rep.Problems = append(rep.Problems, line)
+				}
+			}
 			continue
 		}
 		rep.Agents[n] = s
+	}
+	if agent != "" {
+		rep.Warnings = append(rep.Warnings, UnreadAgents(r, agent)...)
 	}
 	rep.Warnings = append(rep.Warnings, endpointWarnings(r, rep.Boundary)...)
 	return rep

@@ -78,6 +78,10 @@ func (res *resolver) chain(name string) []*manifests.Agent {
 	var chain []*manifests.Agent
 	seen := map[string]bool{}
 	for cur := name; cur != ""; {
+		if errs, broken := res.r.AgentErrors[cur]; broken {
+			res.errs = append(res.errs, errs...)
+			return nil
+		}
 		a, ok := res.r.Agents[cur]
 		if !ok {
 			if len(chain) == 0 {
@@ -98,6 +102,36 @@ func (res *resolver) chain(name string) []*manifests.Agent {
 		cur = a.Extends
 	}
 	return chain
+}
+
+// UnreadAgents are warnings, one a file, for the agent files that could
+// not be read and that the surface of agent ("" for the package boundary)
+// does not depend on: those agents are not served, and nothing else is
+// held up by them.
+func UnreadAgents(r *manifests.Recipe, agent string) []string {
+	inChain := map[string]bool{}
+	for cur := agent; cur != "" && !inChain[cur]; {
+		inChain[cur] = true
+		if a, ok := r.Agents[cur]; ok {
+			cur = a.Extends
+		} else {
+			break
+		}
+	}
+	names := make([]string, 0, len(r.AgentErrors))
+	for n := range r.AgentErrors {
+		if !inChain[n] {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	var out []string
+	for _, n := range names {
+		for _, e := range r.AgentErrors[n] {
+			out = append(out, fmt.Sprintf("%s (agent %s is not served until it is fixed)", e.Error(), n))
+		}
+	}
+	return out
 }
 
 func (res *resolver) agentNames() []string {

@@ -18,9 +18,10 @@ import (
 //
 // Two manifests defining the same server id is an error; so are a manifest
 // that does not exist or whose path leaves the root (checked on the path as
-// written: a symlink inside the root may point anywhere), and two agent
-// files with the same name. Every problem in every file is returned, as
-// Errors.
+// written: a symlink inside the root may point anywhere). Every problem in
+// every file is returned, as Errors, but those of an agent's file (which
+// include two files of the same agent): they are the agent's, in
+// r.AgentErrors, and that agent is not in r.Agents.
 //
 // Trust: r.Trust says whether the recipe's directory is trusted with the
 // files as they were read; when it is not, every endpoint carries
@@ -71,8 +72,7 @@ func load(root string, p trustPlace) (*Recipe, Errors) {
 		}
 	}
 
-	agentErrs := loadAgents(r, root, w)
-	errs = append(errs, agentErrs...)
+	errs = append(errs, loadAgents(r, root, w)...)
 
 	r.Files = w.list()
 	// Every endpoint of a recipe comes from its own files.
@@ -149,6 +149,9 @@ func readServersFile(path, display string, w *watch, tr *trustReads) ([]Endpoint
 
 var agentExts = []string{".yaml", ".yml", ".md"}
 
+// loadAgents reads agents/ into r.Agents, and the problems of each file
+// that cannot be read into r.AgentErrors; only an agents directory that
+// cannot be read is the recipe's problem.
 func loadAgents(r *Recipe, root string, w *watch) Errors {
 	dir := filepath.Join(root, "agents")
 	entries, err := os.ReadDir(dir)
@@ -159,7 +162,6 @@ func loadAgents(r *Recipe, root string, w *watch) Errors {
 		return Errors{{Pos: Pos{File: "agents"}, Msg: "cannot read the agents directory: " + describeOpenErr(err), Err: err}}
 	}
 	w.dir(dir)
-	var errs Errors
 	files := map[string]string{} // agent name -> file it came from
 	for _, e := range entries {
 		fname := e.Name()
@@ -172,25 +174,34 @@ func loadAgents(r *Recipe, root string, w *watch) Errors {
 		path := filepath.Join(dir, fname)
 		w.file(path)
 		if prev, dup := files[name]; dup {
-			errs = append(errs, &Error{Pos: Pos{File: display}, Value: name, Msg: "is already an agent",
-				Hint: "it is defined by " + prev + "; an agent has one file"})
+			r.agentFailed(name, Errors{&Error{Pos: Pos{File: display}, Value: name, Msg: "is already an agent",
+				Hint: "it is defined by " + prev + "; an agent has one file"}})
 			continue
 		}
 		files[name] = display
 		data, err := readFile(path, display)
 		if err != nil {
-			errs = append(errs, asErrors(err, display)...)
+			r.agentFailed(name, asErrors(err, display))
 			continue
 		}
 		a, err := parseAgent(data, display, name)
 		if err != nil {
-			errs = append(errs, asErrors(err, display)...)
+			r.agentFailed(name, asErrors(err, display))
 			continue
 		}
 		a.File = path
 		r.Agents[name] = a
 	}
-	return errs
+	return nil
+}
+
+// agentFailed records the problems of one agent's file: they are that
+// agent's, not the recipe's.
+func (r *Recipe) agentFailed(name string, errs Errors) {
+	if r.AgentErrors == nil {
+		r.AgentErrors = map[string]Errors{}
+	}
+	r.AgentErrors[name] = append(r.AgentErrors[name], errs...)
 }
 
 // watch collects the paths a reload watcher should look at: each file that

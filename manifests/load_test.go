@@ -361,22 +361,34 @@ func TestLoad_AllProblemsAtOnce(t *testing.T) {
 		"agents/typo.yml":     "mcp:\n  mod: tools\n",
 		"agents/notyaml.yaml": "a: [\n",
 	})
-	_, err := Load(root)
+	r, errs := load(root, defaultTrustPlace())
+	var err error = errs
 	es := wantErrs(t, err,
 		`package.json:4:99: pi.mcp.servers[0].tools.include[0]: "x*" is a pattern`,
 		`pi.mcp.servers[0].tools.exclude[0]: "*" is not allowed in exclude`,
 		`pi.mcp.manifests[1]: "gone.json" does not exist`,
 		`mcp.json:1:22: mcpServers.a: has neither command nor url`,
 		`.pi/mcp.local.json:1:43: mcpServers.b: "bogus" is not a known key`,
-		`agents/one.yaml:2:9: mcp.mode: "fast" is not a mode; mode is "cli" or "tools"`,
-		`agents/two.md:1:1: front matter is not closed`,
-		`agents/eager.yaml:4:15: mcp.servers.a.eager[0]: "*" is not allowed in eager`,
-		`agents/three.yaml: "three" is already an agent; it is defined by agents/three.md`,
-		`agents/typo.yml:2:3: mcp: "mod" is not a known key; did you mean "mode"?`,
-		`agents/notyaml.yaml:2: invalid YAML`,
 	)
-	if len(es) != 11 {
-		t.Errorf("want 11 problems, got %d:\n%v", len(es), err)
+	if len(es) != 5 {
+		t.Errorf("want 5 problems of the recipe, got %d:\n%v", len(es), err)
+	}
+	// Each agent file's problems are that agent's.
+	for name, want := range map[string]string{
+		"one":     `agents/one.yaml:2:9: mcp.mode: "fast" is not a mode; mode is "cli" or "tools"`,
+		"two":     `agents/two.md:1:1: front matter is not closed`,
+		"eager":   `agents/eager.yaml:4:15: mcp.servers.a.eager[0]: "*" is not allowed in eager`,
+		"three":   `agents/three.yaml: "three" is already an agent; it is defined by agents/three.md`,
+		"typo":    `agents/typo.yml:2:3: mcp: "mod" is not a known key; did you mean "mode"?`,
+		"notyaml": `agents/notyaml.yaml:2: invalid YAML`,
+	} {
+		wantErrs(t, r.AgentErrors[name], want)
+	}
+	if len(r.AgentErrors) != 6 {
+		t.Errorf("want 6 agents with problems, got %v", r.AgentErrors)
+	}
+	if _, ok := r.Agents["ok"]; !ok {
+		t.Errorf("the agent without a problem was not read: %v", r.Agents)
 	}
 	for _, line := range strings.Split(err.Error(), "\n") {
 		if line == "" {

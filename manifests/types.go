@@ -142,6 +142,10 @@ type Recipe struct {
 	Endpoints map[string]Endpoint
 	// Agents by name.
 	Agents map[string]*Agent
+	// AgentErrors are the problems of the agent files that could not be
+	// read, by agent name: that agent's, and those of agents extending it,
+	// not the recipe's (catalog.Resolve reports them for such an agent).
+	AgentErrors map[string]Errors
 	// Files is every configuration file that was read, for reload watching,
 	// the files that would be read if they appeared (in a directory that
 	// exists), and the trust store, followed by the existing directories

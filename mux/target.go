@@ -251,6 +251,7 @@ func (t Target) Load() (*Config, error) {
 		r.TrustOnce()
 	}
 	s, warns, err := catalog.Resolve(r, t.Agent)
+	warns = append(warns, catalog.UnreadAgents(r, t.Agent)...)
 	cfg := &Config{Surface: s, Endpoints: r.Endpoints, Warnings: append(slices.Clone(r.Warnings), warns...), Watch: watchList(r), trust: trust}
 	return cfg, err
 }
