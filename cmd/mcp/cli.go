@@ -72,6 +72,9 @@ func (a *app) run(args []string) (err error) {
 	var host hostCLI
 	var sess sessionCLI
 	desc := "Use the MCP tools a recipe has authorized, from a shell."
+	if a.inSession() && helpRequest(args) {
+		return a.sessionGuide()
+	}
 	if a.inSession() {
 		grammar = &sess
 		a.globals = &sess.Globals

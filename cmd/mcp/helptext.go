@@ -3,8 +3,20 @@ package main
 // The syntax that call's and run's help carry, and a session's guide with
 // them: one wording in every place it is shown.
 
-// exitCodesHelp is the README's table of exit codes, as help says it.
-const exitCodesHelp = `Exit codes: 0 ok, 1 the tool ran and reported an error, 2 usage error or refused in a session, 3 not available here, 4 upstream unavailable or faulty (start, connect, timeout, connection lost), 5 invalid configuration or an untrusted project.`
+import "strings"
+
+// exitCodes are the README's table of exit codes, as help says it.
+var exitCodes = []string{
+	"0 ok",
+	"1 the tool ran and reported an error",
+	"2 usage error, or refused in a session",
+	"3 not available here",
+	"4 upstream unavailable or faulty (start, connect, timeout, connection lost)",
+	"5 invalid configuration, or a project not trusted",
+}
+
+// exitCodesHelp is exitCodes as one paragraph.
+var exitCodesHelp = "Exit codes: " + strings.Join(exitCodes, ", ") + "."
 
 // runExitCodesHelp is the README's exit codes of mcp run.
 const runExitCodesHelp = `Exit codes: 0 ok, 1 an uncaught tool error, 2 a program error or a call or output limit, 3 a tool outside the surface, 4 the time limit or an unavailable server, 5 invalid configuration.`
