@@ -151,10 +151,10 @@ func (d *Multiplexer) serve(ctx context.Context, req *request, guest bool) *resp
 		return &response{Version: wireVersion}
 	case req.Env != "" && req.Env != d.env.Digest:
 		return &response{Stale: true}
-	case loadErr != nil || cfg.trust.changed():
-		// A broken edit is reported until it is fixed, and a fix counts
-		// at once, not only after the watcher's debounce; so does a
-		// change of trust.
+	case loadErr != nil || cfg.stamps.changed():
+		// A broken edit is reported until it is fixed, and any edit (a
+		// fix, a change of trust) counts at once, not only after the
+		// watcher's debounce.
 		fixed := d.reload()
 		if fixed == nil {
 			d.mu.Lock()

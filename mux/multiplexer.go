@@ -43,10 +43,12 @@ type Config struct {
 	Warnings  []string
 	// Watch lists files and directories whose changes trigger a reload.
 	Watch []string
-	// trust is the trust store as it was before the files were read: a
-	// request that finds it changed reloads first, so that trusting or
-	// forgetting a directory counts from the next request on.
-	trust fileStamp
+	// stamps are what a stat said of the trust store before the files
+	// were read and of each file and directory of Watch after: a request
+	// that finds one changed reloads first, so that an edit, or trusting
+	// or forgetting a directory, counts from the next request on, not
+	// after the watcher's debounce.
+	stamps fileStamps
 }
 
 // Untrusted is the refusal of the first server of the surface whose
@@ -60,11 +62,16 @@ func (c *Config) Untrusted() error {
 	return nil
 }
 
-// fileStamp is what a stat said of the trust store, to tell that it
+// fileStamp is what a stat said of one file or directory, to tell that it
 // changed. The zero value was never taken and never changes.
 type fileStamp struct {
-	taken bool
-	fi    os.FileInfo // nil: missing
+	path string      // "": never taken
+	fi   os.FileInfo // nil: missing
+}
+
+func stampFile(path string) fileStamp {
+	fi, _ := os.Stat(path)
+	return fileStamp{path: path, fi: fi}
 }
 
 func stampTrustStore() fileStamp {
@@ -72,21 +79,43 @@ func stampTrustStore() fileStamp {
 	if err != nil {
 		return fileStamp{}
 	}
-	fi, _ := os.Stat(path)
-	return fileStamp{taken: true, fi: fi}
+	return stampFile(path)
 }
 
-// changed says whether the trust store is not as it was stamped. It costs
-// one stat.
+// changed says whether the file is not as it was stamped: another file
+// (an atomic rewrite), another size or modification time, or there when it
+// was missing or the other way round. It costs one stat.
 func (s fileStamp) changed() bool {
-	if !s.taken {
+	if s.path == "" {
 		return false
 	}
-	now := stampTrustStore().fi
+	now, _ := os.Stat(s.path)
 	if now == nil || s.fi == nil {
 		return (now == nil) != (s.fi == nil)
 	}
 	return !os.SameFile(now, s.fi) || !now.ModTime().Equal(s.fi.ModTime()) || now.Size() != s.fi.Size()
+}
+
+// fileStamps are the stamps of the files a configuration was read from.
+type fileStamps []fileStamp
+
+// stampFiles stamps each path.
+func stampFiles(paths []string) fileStamps {
+	out := make(fileStamps, 0, len(paths)+1)
+	for _, p := range paths {
+		out = append(out, stampFile(p))
+	}
+	return out
+}
+
+// changed says whether any of the files changed: a stat each.
+func (ss fileStamps) changed() bool {
+	for _, s := range ss {
+		if s.changed() {
+			return true
+		}
+	}
+	return false
 }
 
 // Options configure a multiplexer.

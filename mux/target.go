@@ -241,7 +241,8 @@ func (t Target) Load() (*Config, error) {
 		}
 		s := st.Surface.Within(boundary)
 		s.Session = true
-		return &Config{Surface: s, Endpoints: r.Endpoints, Watch: watchList(r), trust: trust}, nil
+		watch := watchList(r)
+		return &Config{Surface: s, Endpoints: r.Endpoints, Watch: watch, stamps: append(stampFiles(watch), trust)}, nil
 	}
 	r, err := manifests.Read(t.Root, t.User)
 	if err != nil {
@@ -252,7 +253,8 @@ func (t Target) Load() (*Config, error) {
 	}
 	s, warns, err := catalog.Resolve(r, t.Agent)
 	warns = append(warns, catalog.UnreadAgents(r, t.Agent)...)
-	cfg := &Config{Surface: s, Endpoints: r.Endpoints, Warnings: append(slices.Clone(r.Warnings), warns...), Watch: watchList(r), trust: trust}
+	watch := watchList(r)
+	cfg := &Config{Surface: s, Endpoints: r.Endpoints, Warnings: append(slices.Clone(r.Warnings), warns...), Watch: watch, stamps: append(stampFiles(watch), trust)}
 	return cfg, err
 }
 
