@@ -281,6 +281,9 @@ func (e *Engine) connect(ctx context.Context, srv *catalog.ServerSurface) (*link
 			done()
 		case <-ctx.Done():
 			done()
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				return nil, &upstream.UnavailableError{Server: srv.ID, Err: &upstream.StartingError{Timeout: true}}
+			}
 			return nil, &upstream.UnavailableError{Server: srv.ID, Err: ctx.Err()}
 		}
 	}

@@ -3,6 +3,7 @@ package mux
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 
@@ -109,6 +110,7 @@ func (c *Client) exchange(ctx context.Context, req *request, r *response) error 
 func (c *Client) read(ctx context.Context, conn net.Conn, r *response) error {
 	dec := json.NewDecoder(conn)
 	waiting := map[string]func(){}
+	starting := map[string]bool{} // the servers the request waits for
 	defer func() {
 		for _, done := range waiting {
 			done()
@@ -117,10 +119,17 @@ func (c *Client) read(ctx context.Context, conn net.Conn, r *response) error {
 	for {
 		*r = response{}
 		if err := dec.Decode(r); err != nil {
+			for server := range starting {
+				if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+					// The time ran out while a server was starting.
+					return &upstream.UnavailableError{Server: server, Err: &upstream.StartingError{Timeout: true}}
+				}
+			}
 			return c.ctxOr(ctx, err)
 		}
 		switch {
 		case r.Connecting != "":
+			starting[r.Connecting] = true
 			if c.connecting != nil && waiting[r.Connecting] == nil {
 				waiting[r.Connecting] = c.connecting(r.Connecting)
 			}
@@ -129,6 +138,7 @@ func (c *Client) read(ctx context.Context, conn net.Conn, r *response) error {
 				on(*r.Progress)
 			}
 		case r.Connected != "":
+			delete(starting, r.Connected)
 			if done := waiting[r.Connected]; done != nil {
 				done()
 				delete(waiting, r.Connected)

@@ -62,6 +62,7 @@ var wireKinds = []wireKind{
 	kind[NoEndpointError]("no_endpoint"),
 	kind[upstream.RPCError]("rpc"),
 	kind[upstream.InvalidReplyError]("invalid_reply"),
+	kind[upstream.StartingError]("starting"),
 	kind[manifests.MissingVarError]("missing_var"),
 	kind[manifests.UntrustedError]("untrusted"),
 	kind[auth.LoginRequiredError]("login_required"),

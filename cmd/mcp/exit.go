@@ -84,6 +84,7 @@ func hint(err error) string {
 		jsLimit     *script.LimitError
 		untrusted   *manifests.UntrustedError
 		unreachable *mux.UnreachableError
+		timedOut    *upstream.TimeoutError
 	)
 	switch exit.Code(err) {
 	case exit.Usage:
@@ -119,6 +120,8 @@ func hint(err error) string {
 		switch {
 		case errors.As(err, &jsLimit) && jsLimit.Kind == "timeout":
 			return "raise --timeout if the program needs longer"
+		case errors.As(err, &timedOut) && timedOut.Starting:
+			return "raise --timeout: a server's start can take longer than its calls, which reuse it once it runs"
 		case errors.Is(err, context.DeadlineExceeded):
 			return "raise --timeout if the tool needs longer"
 		}

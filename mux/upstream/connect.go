@@ -238,7 +238,7 @@ func (u *conn) connectError(ctx context.Context, opts Options, err error) error 
 				Err: fmt.Errorf("no answer to %s within %s: %w", u.step(), opts.ConnectTimeout, context.DeadlineExceeded)}
 		}
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return &UnavailableError{Server: u.server, Stderr: stderr(), Err: fmt.Errorf("%s: %w", u.step(), ctx.Err())}
+			return &UnavailableError{Server: u.server, Stderr: stderr(), Err: &StartingError{Step: u.step(), Timeout: true}}
 		}
 		return fmt.Errorf("connect to %s: %w", u.server, ctx.Err())
 	}

@@ -77,6 +77,9 @@ type TimeoutError struct {
 	Server string
 	After  time.Duration // the limit; 0 when it is not known
 	Err    error         // what timed out, if known
+	// Starting says the server was still starting: it had not finished
+	// its handshake.
+	Starting bool
 }
 
 func (e *TimeoutError) ExitCode() int { return exit.Upstream }
@@ -86,7 +89,31 @@ func (e *TimeoutError) Error() string {
 	if e.After > 0 {
 		after = " after " + e.After.String()
 	}
+	if e.Starting {
+		return fmt.Sprintf("timed out%s: server %s was still starting", after, e.Server)
+	}
 	return fmt.Sprintf("timed out%s: server %s did not answer in time", after, e.Server)
+}
+
+// StartingError is the cause of a request that ran out of the caller's
+// time while its server was still starting: its process was started, or
+// its connection opened, and it had not finished its handshake (Step, when
+// known: initialize or server/discover).
+type StartingError struct {
+	Step    string `json:",omitempty"`
+	Timeout bool   // the caller's deadline ended it
+}
+
+func (e *StartingError) Error() string {
+	if e.Step == "" {
+		return "timed out while the server was starting"
+	}
+	return e.Step + ": timed out while the server was starting"
+}
+
+// Is makes it a context.DeadlineExceeded, on either side of a socket.
+func (e *StartingError) Is(target error) bool {
+	return e.Timeout && target == context.DeadlineExceeded
 }
 
 func (e *TimeoutError) Unwrap() error { return e.Err }
@@ -100,7 +127,10 @@ func Timed(err error, after time.Duration) error {
 	if !errors.Is(err, context.DeadlineExceeded) || !errors.As(err, &ue) {
 		return err
 	}
-	return &TimeoutError{Server: ue.Server, After: after, Err: err}
+	te := &TimeoutError{Server: ue.Server, After: after, Err: err}
+	var starting *StartingError
+	te.Starting = errors.As(err, &starting)
+	return te
 }
 
 // Summary names the cause in a few words, for a column of one line per
