@@ -293,7 +293,11 @@ func (s *Server) callError(e *entry, err error) *mcp.CallToolResult {
 	case errors.As(err, &na):
 		return notAvailable(e.name)
 	case errors.Is(err, context.DeadlineExceeded):
-		return toolError(e.name + " " + (&upstream.TimeoutError{Server: e.tool.Server, After: s.opts.CallTimeout}).Error())
+		te, ok := upstream.Timed(err, s.opts.CallTimeout).(*upstream.TimeoutError)
+		if !ok {
+			te = &upstream.TimeoutError{Server: e.tool.Server, After: s.opts.CallTimeout}
+		}
+		return toolError(e.name + " " + te.Error())
 	case errors.Is(err, context.Canceled):
 		return toolError(e.name + ": the call was cancelled")
 	case errors.As(err, &ue):
