@@ -3,6 +3,7 @@ package main
 import (
 	"embed"
 	"fmt"
+	"strings"
 
 	"github.com/alecthomas/kong"
 	mangokong "github.com/alecthomas/mango-kong"
@@ -70,9 +71,7 @@ func (manCmd) Run(a *app, k *kong.Context) error {
 		WithSection("Sessions", "A process with MCP_SESSION set is inside a session: its surface is fixed when the session starts, "+
 			"mcp offers only search, list, call and run, and it refuses every other command, "+
 			"ad-hoc transports, URL selectors, config overrides and persistence flags with exit status 2.").
-		WithSection("Exit status", "0 ok; 1 the tool ran and reported an error; 2 usage error or refused; "+
-			"3 not available in this session; 4 upstream unavailable (start, connect, timeout); "+
-			"5 invalid configuration, or a server of a directory that is not trusted.").
+		WithSection("Exit status", strings.Join(exitCodes, "; ")+".").
 		WithSection("Environment", "MCP_SESSION names the session this process belongs to and its multiplexer's socket, ID@SOCKET (set by `mcp session start`).")
 	_, err := fmt.Fprint(a.stdout, page.Build(roff.NewDocument()))
 	return err

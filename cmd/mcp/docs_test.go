@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -173,5 +174,31 @@ func TestDocs_makeBuildAgreesWithQuickstart(t *testing.T) {
 	out := regexp.MustCompile(`go build .*-o (\S+) \./cmd/mcp`).FindStringSubmatch(rule)
 	if out == nil || out[1] != quick[1] {
 		t.Errorf("make build writes %v, the Quickstart builds %s", out, quick[1])
+	}
+}
+
+// The man page, help and a session's guide say the exit codes in one
+// wording, and docs/exit-codes.md has a row for each of them.
+func TestDocs_exitCodesAgree(t *testing.T) {
+	page := runOutside(t, "man")
+	_, section, _ := strings.Cut(page, ".SH EXIT STATUS\n")
+	section, _, _ = strings.Cut(section, ".SH ")
+	// roff escapes "-" and may break lines: compare words.
+	words := strings.Fields(strings.ReplaceAll(section, `\-`, "-"))
+	flat := " " + strings.Join(words, " ") + " "
+	table, err := os.ReadFile("../../docs/exit-codes.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, line := range exitCodes {
+		if !strings.Contains(flat, " "+strings.Join(strings.Fields(line), " ")) {
+			t.Errorf("the man page's exit status does not say %q", line)
+		}
+		if !strings.HasPrefix(line, fmt.Sprintf("%d ", i)) {
+			t.Errorf("exit code line %d is %q", i, line)
+		}
+		if !strings.Contains(string(table), fmt.Sprintf("\n| %d | ", i)) {
+			t.Errorf("docs/exit-codes.md has no row for %d", i)
+		}
 	}
 }

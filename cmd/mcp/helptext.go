@@ -5,20 +5,21 @@ package main
 
 import "strings"
 
-// exitCodes are the README's table of exit codes, as help says it.
+// exitCodes are the table of docs/exit-codes.md, as help, the man page
+// and a session's guide say it.
 var exitCodes = []string{
 	"0 ok",
 	"1 the tool ran and reported an error",
 	"2 usage error, or refused in a session",
 	"3 not available here",
-	"4 upstream unavailable or faulty (start, connect, timeout, connection lost)",
+	"4 the server is at fault or a wait ran out (start, connect, timeout, connection lost, a reply that breaks the protocol)",
 	"5 invalid configuration, or a project not trusted",
 }
 
 // exitCodesHelp is exitCodes as one paragraph.
 var exitCodesHelp = "Exit codes: " + strings.Join(exitCodes, ", ") + "."
 
-// runExitCodesHelp is the README's exit codes of mcp run.
+// runExitCodesHelp is the exit codes of mcp run (docs/run.md).
 const runExitCodesHelp = `Exit codes: 0 ok, 1 an uncaught tool error, 2 a program error or a call or output limit, 3 a tool outside the surface, 4 the time limit or an unavailable server, 5 invalid configuration.`
 
 // argumentsHelp is the syntax of a call's arguments.
