@@ -120,6 +120,13 @@ func (m *Manager) login(ctx context.Context, ep manifests.Endpoint, opts LoginOp
 	if err := m.authorize(ctx, rec, scopes, ln, opts, secrets); err != nil {
 		return nil, err
 	}
+	// Under the record's lock, so that a connection noting a wider scope
+	// for the next login does not write the previous login back over it.
+	unlock, err := m.Store.lock(rec.Server, rec.URL)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	if err := m.Store.Put(rec); err != nil {
 		return nil, err
 	}

@@ -281,10 +281,9 @@ func (t *transport) stepUp(ctx context.Context, rec *Record, need []string, aske
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if !t.m.AutoFollow || t.stepUps >= maxStepUps {
-		next := *rec
-		next.WantScopes = union(rec.WantScopes, need)
-		_ = t.m.Store.Put(&next)
-		t.cached = nil
+		if cur := t.recordWant(rec, need); cur != nil {
+			return cur, nil
+		}
 		return nil, t.loginRequired("the server asks for scope "+asked, need)
 	}
 	t.stepUps++
@@ -304,6 +303,32 @@ func (t *transport) stepUp(ctx context.Context, rec *Record, need []string, aske
 	}
 	t.cached = nil
 	return &next, nil
+}
+
+// recordWant keeps need in the store for the next login. It writes the
+// record as it is now, under the record's lock, not rec, which the refused
+// request was sent with: another process may have logged in (or out) since,
+// and what it wrote stays. When that login grants need, it is returned, for
+// the request to be sent again with it. Called with t.mu held.
+func (t *transport) recordWant(rec *Record, need []string) *Record {
+	unlock, err := t.m.Store.lock(t.server, t.url)
+	if err != nil {
+		return nil
+	}
+	defer unlock()
+	t.cached = nil
+	cur, err := t.loadLocked()
+	if err != nil || cur == nil {
+		return nil
+	}
+	if hasToken(cur) && cur.Token.AccessToken != rec.Token.AccessToken && subset(need, cur.Scopes) {
+		return cur
+	}
+	next := *cur
+	next.WantScopes = union(cur.WantScopes, need)
+	_ = t.m.Store.Put(&next)
+	t.cached = nil
+	return nil
 }
 
 // loginRequired says only a person can help. The reason may quote what the
