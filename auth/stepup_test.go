@@ -142,3 +142,37 @@ func TestRoundTripper_StepUpWhileAnotherLogsIn(t *testing.T) {
 		t.Errorf("%d authorizations, want 2: the first login and one wider", st.Authorizations)
 	}
 }
+
+// With AutoFollow, a connection widens its grant by itself: two calls
+// refused together get one wider grant, the second refusal using the
+// grant the first one obtained.
+func TestRoundTripper_AutoStepUpOnceForTwoCalls(t *testing.T) {
+	srv := authtest.New(t, authtest.Options{ScopesSupported: []string{"notes:read"}, WriteScope: "notes:write"})
+	m := newManager(t)
+	m.AutoFollow = true
+	ep := endpoint(srv)
+	login(t, m, ep)
+	hold := newHoldFirstForbidden()
+	c := stepUpClient(t, m, srv, hold)
+
+	type outcome struct {
+		text string
+		err  error
+	}
+	second := make(chan outcome, 1)
+	go func() {
+		text, err := callWrite(c)
+		second <- outcome{text, err}
+	}()
+	<-hold.held
+	if text, err := callWrite(c); err != nil || !strings.Contains(text, "wrote") {
+		t.Fatalf("first call = %q, %v", text, err)
+	}
+	close(hold.release)
+	if got := <-second; got.err != nil || !strings.Contains(got.text, "wrote") {
+		t.Errorf("second call = %q, %v", got.text, got.err)
+	}
+	if st := srv.Stats(); st.Authorizations != 2 {
+		t.Errorf("%d authorizations, want 2: the login and one wider grant for both calls", st.Authorizations)
+	}
+}

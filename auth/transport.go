@@ -286,6 +286,10 @@ func (t *transport) stepUp(ctx context.Context, rec *Record, need []string, aske
 		}
 		return nil, t.loginRequired("the server asks for scope "+asked, need)
 	}
+	t.cached = nil
+	if cur, err := t.loadLocked(); err == nil && widened(cur, rec, need) {
+		return cur, nil // by another request's step-up, or a login
+	}
 	t.stepUps++
 	ln, redirect, err := listen(rec.Client.RedirectURI, false)
 	if err != nil {
@@ -321,7 +325,7 @@ func (t *transport) recordWant(rec *Record, need []string) *Record {
 	if err != nil || cur == nil {
 		return nil
 	}
-	if hasToken(cur) && cur.Token.AccessToken != rec.Token.AccessToken && subset(need, cur.Scopes) {
+	if widened(cur, rec, need) {
 		return cur
 	}
 	next := *cur
@@ -329,6 +333,12 @@ func (t *transport) recordWant(rec *Record, need []string) *Record {
 	_ = t.m.Store.Put(&next)
 	t.cached = nil
 	return nil
+}
+
+// widened says cur, the record in the store, is a grant other than rec's
+// that has the scopes need.
+func widened(cur, rec *Record, need []string) bool {
+	return hasToken(cur) && cur.Token.AccessToken != rec.Token.AccessToken && subset(need, cur.Scopes)
 }
 
 // loginRequired says only a person can help. The reason may quote what the
