@@ -12,7 +12,7 @@ var exitCodes = []string{
 	"1 the tool ran and reported an error",
 	"2 usage error, or refused in a session",
 	"3 not available here",
-	"4 the server is at fault or a wait ran out (start, connect, timeout, connection lost, a reply that breaks the protocol)",
+	"4 the server failed or a wait ran out (start, connect, timeout, lost connection, invalid reply)",
 	"5 invalid configuration, or a project not trusted",
 }
 
