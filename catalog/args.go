@@ -1,12 +1,20 @@
 // A tool's arguments: the words after `mcp call SERVER.TOOL` become a JSON
-// arguments object, key=value coerced by the tool's input schema, and the
-// result is checked against that schema (schema.go) before anything is sent.
+// arguments object, key=value coerced by the tool's input schema (its
+// model, model.go), and the result is checked against that schema
+// (schema.go) before anything is sent.
 //
-//	key=value    coerced by the schema: a string stays a string even if it
-//	             looks like a number; integer, number and boolean are parsed;
-//	             array and object values are parsed as JSON. Repeating a key
-//	             whose schema type is array appends to it.
+//	key=value    a literal that is valid JSON of a type the property allows
+//	             other than string (number, boolean, array, object) is sent
+//	             as that JSON; anything else is a string when the property
+//	             takes strings. A property that takes no string also reads
+//	             True/False and numbers such as .5. Repeating a key whose
+//	             property is an array appends to it.
+//	key=null     null where the property allows it; left out where it is
+//	             optional (or has a default); an error where it is required.
 //	key:=JSON    the value is raw JSON, sent as written.
+//
+// A null in --args (or in the arguments of mcp run and mcp serve) for a
+// property that does not allow it and need not be given is left out too.
 
 package catalog
 
@@ -50,7 +58,8 @@ func BuildArgs(schema json.RawMessage, base json.RawMessage, pairs []string) (js
 			return nil, err
 		}
 	}
-	props := argProps(schema)
+	m := models.get(schema)
+	omitNulls(m, obj, &order)
 	appended := map[string]bool{}
 	for _, p := range pairs {
 		key, val, raw, err := split(p)
@@ -64,7 +73,15 @@ func BuildArgs(schema json.RawMessage, base json.RawMessage, pairs []string) (js
 			}
 			v = compact(val)
 		} else {
-			ps := props[key]
+			ps := m.field(key)
+			if val == "null" && ps != nil && !ps.allows("null") {
+				if m.needed(key) {
+					return nil, &ArgError{Arg: key, Msg: "null is not allowed: the argument is required"}
+				}
+				delete(obj, key)
+				order = dropKey(order, key)
+				continue
+			}
 			switch {
 			case ps.isArray() && appended[key]:
 				v, err = appendItem(obj[key], ps, key, val)
@@ -107,11 +124,16 @@ var (
 	jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
 )
 
-// coerce turns one value into JSON according to the property's schema types.
-// With several allowed types, the first that accepts the value wins, in the
-// order the schema lists them; a string type accepts anything.
-func coerce(ps propSchema, key, val string) (json.RawMessage, error) {
-	if len(ps.types) == 0 {
+// coerce turns one value into JSON according to the property's model
+// (nil: a key the schema does not declare, which takes the text as it is).
+func coerce(ps *prop, key, val string) (json.RawMessage, error) {
+	if ps == nil {
+		return quote(val), nil
+	}
+	if v, t, ok := literal(val); ok && t != "string" && ps.allows(t) {
+		return v, nil
+	}
+	if ps.allows("string") || ps.unknownType() {
 		return quote(val), nil
 	}
 	var firstErr error
@@ -125,6 +147,56 @@ func coerce(ps propSchema, key, val string) (json.RawMessage, error) {
 		}
 	}
 	return nil, firstErr
+}
+
+// literal reads val as one JSON value and says its type ("integer" for a
+// number without fraction or exponent). Only arrays and objects may have
+// space around them.
+func literal(val string) (json.RawMessage, string, bool) {
+	v := strings.TrimSpace(val)
+	if v == "" || !json.Valid([]byte(v)) {
+		return nil, "", false
+	}
+	switch c := v[0]; {
+	case c == '[':
+		return compact(v), "array", true
+	case c == '{':
+		return compact(v), "object", true
+	case v != val:
+		return nil, "", false
+	case c == '"':
+		return nil, "string", true
+	case v == "true" || v == "false":
+		return json.RawMessage(v), "boolean", true
+	case v == "null":
+		return json.RawMessage(v), "null", true
+	case jsonInt.MatchString(v):
+		return json.RawMessage(v), "integer", true
+	}
+	return json.RawMessage(v), "number", true
+}
+
+// omitNulls leaves out of obj the nulls of properties that do not allow
+// null and need not be given.
+func omitNulls(m *model, obj map[string]json.RawMessage, order *[]string) {
+	for k, v := range obj {
+		ps := m.field(k)
+		if ps == nil || ps.allows("null") || m.needed(k) || string(bytes.TrimSpace(v)) != "null" {
+			continue
+		}
+		delete(obj, k)
+		*order = dropKey(*order, k)
+	}
+}
+
+func dropKey(list []string, s string) []string {
+	out := list[:0]
+	for _, x := range list {
+		if x != s {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 func coerceAs(t, key, val string) (json.RawMessage, error) {
@@ -178,14 +250,18 @@ func coerceAs(t, key, val string) (json.RawMessage, error) {
 func finite(f float64) bool { return f-f == 0 }
 
 // appendItem adds one more item to an array built from repeated keys.
-func appendItem(cur json.RawMessage, ps propSchema, key, val string) (json.RawMessage, error) {
+func appendItem(cur json.RawMessage, ps *prop, key, val string) (json.RawMessage, error) {
 	var items []json.RawMessage
 	if cur != nil {
 		if err := json.Unmarshal(cur, &items); err != nil {
 			items = []json.RawMessage{cur}
 		}
 	}
-	item, err := coerce(*ps.items, key, val)
+	it := ps.items
+	if it == nil {
+		it = &prop{anyType: true}
+	}
+	item, err := coerce(it, key, val)
 	if err != nil {
 		return nil, err
 	}

@@ -2,77 +2,50 @@ package catalog
 
 import (
 	"encoding/json"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/mcpsh/mcp/internal/clip"
 )
 
-// Param is one top-level property of a tool's input schema.
+// Param is one top-level property of a tool's input schema, as its model
+// (model.go) reads it: $refs followed, unions merged.
 type Param struct {
 	Name        string
-	Types       []string // JSON Schema types, in the order the schema lists them; empty when unknown
+	Types       []string // JSON Schema types, null last; empty when any value is allowed
 	ItemTypes   []string // for arrays: the items' types
-	Required    bool
+	Required    bool     // must be given: required, and without a default
 	Description string
+	// Type is the type as a signature shows it: enum literals (the first
+	// few), T[] for arrays, {a, b}[] for arrays of objects, any for a
+	// schema that allows any value.
+	Type string
+	// Shape is Type with the types of an array's object items.
+	Shape string
+	// Default is the default as JSON, cut short; "" when there is none.
+	Default string
 }
 
-type schemaNode struct {
-	Type        json.RawMessage       `json:"type"`
-	Description string                `json:"description"`
-	Items       *schemaNode           `json:"items"`
-	AnyOf       []schemaNode          `json:"anyOf"`
-	OneOf       []schemaNode          `json:"oneOf"`
-	Enum        []json.RawMessage     `json:"enum"`
-	Properties  map[string]schemaNode `json:"properties"`
-	Required    []string              `json:"required"`
-}
-
-func (n *schemaNode) types() []string {
-	var out []string
-	var one string
-	var many []string
-	switch {
-	case json.Unmarshal(n.Type, &one) == nil && one != "":
-		out = append(out, one)
-	case json.Unmarshal(n.Type, &many) == nil:
-		out = append(out, many...)
-	}
-	for _, alt := range append(append([]schemaNode{}, n.AnyOf...), n.OneOf...) {
-		for _, t := range alt.types() {
-			if !contains(out, t) {
-				out = append(out, t)
-			}
-		}
-	}
-	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
+// maxEnum is how many enum literals a signature shows.
+const maxEnum = 4
 
 // Params reads the top-level properties of an input schema, required ones
 // first, each group in name order. A schema it cannot read gives none.
 func Params(schema json.RawMessage) []Param {
-	var root schemaNode
-	if len(schema) == 0 || json.Unmarshal(schema, &root) != nil {
+	m := models.get(schema)
+	if m.root == nil {
 		return nil
 	}
-	req := map[string]bool{}
-	for _, r := range root.Required {
-		req[r] = true
-	}
-	out := make([]Param, 0, len(root.Properties))
-	for name, n := range root.Properties {
-		p := Param{Name: name, Types: n.types(), Required: req[name], Description: n.Description}
-		if n.Items != nil {
-			p.ItemTypes = n.Items.types()
+	out := make([]Param, 0, len(m.root.fields))
+	for name, f := range m.root.fields {
+		p := Param{Name: name, Types: f.types, Required: m.needed(name), Description: f.desc,
+			Type: f.typeText(false), Shape: f.typeText(true)}
+		if f.items != nil {
+			p.ItemTypes = f.items.types
+		}
+		if f.def != nil {
+			p.Default = jsonText(*f.def, 24)
 		}
 		out = append(out, p)
 	}
@@ -85,7 +58,86 @@ func Params(schema json.RawMessage) []Param {
 	return out
 }
 
-// Signature renders a tool as `name(query: string, limit?: number)`.
+// typeText renders a property's type; detail adds the types of the
+// properties of an array's object items.
+func (p *prop) typeText(detail bool) string {
+	if p == nil || p.anyType {
+		return "any"
+	}
+	var parts []string
+	if len(p.enum) > 0 {
+		for i, v := range p.enum {
+			if i == maxEnum {
+				parts = append(parts, "…")
+				break
+			}
+			parts = append(parts, jsonText(v, 24))
+		}
+		if contains(p.types, "null") && !slices.Contains(parts, "null") {
+			parts = append(parts, "null")
+		}
+		return strings.Join(parts, "|")
+	}
+	for _, t := range p.types {
+		if t == "array" && p.items != nil {
+			t = p.items.itemText(detail) + "[]"
+		}
+		parts = append(parts, t)
+	}
+	return strings.Join(parts, "|")
+}
+
+// itemText is the type of an array's items: {a, b} for objects with
+// properties (with their types when detail), parenthesised for a union.
+func (p *prop) itemText(detail bool) string {
+	if p.anyType || len(p.fields) == 0 || len(p.enum) > 0 {
+		t := p.typeText(false)
+		if strings.Contains(t, "|") {
+			t = "(" + t + ")"
+		}
+		return t
+	}
+	names := make([]string, 0, len(p.fields))
+	for name := range p.fields {
+		names = append(names, name)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		ri, rj := contains(p.required, names[i]), contains(p.required, names[j])
+		if ri != rj {
+			return ri
+		}
+		return names[i] < names[j]
+	})
+	parts := make([]string, 0, len(names))
+	for i, name := range names {
+		if !detail && i == maxEnum {
+			parts = append(parts, "…")
+			break
+		}
+		part := name
+		if !contains(p.required, name) {
+			part += "?"
+		}
+		if detail {
+			part += ": " + p.fields[name].typeText(false)
+		}
+		parts = append(parts, part)
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// jsonText is v as JSON, cut to n runes.
+func jsonText(v any, n int) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "?"
+	}
+	return clip.Runes(string(b), n)
+}
+
+func contains(list []string, s string) bool { return slices.Contains(list, s) }
+
+// Signature renders a tool as `name(query: string, limit?: integer = 10)`.
 func (t Tool) Signature() string {
 	var b strings.Builder
 	b.WriteString(t.Name)
@@ -94,28 +146,23 @@ func (t Tool) Signature() string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(p.Name)
-		if !p.Required {
-			b.WriteByte('?')
-		}
-		if ty := typeName(p); ty != "" {
-			b.WriteString(": ")
-			b.WriteString(ty)
-		}
+		b.WriteString(p.Text())
 	}
 	b.WriteByte(')')
 	return b.String()
 }
 
-func typeName(p Param) string {
-	var parts []string
-	for _, t := range p.Types {
-		if t == "array" && len(p.ItemTypes) == 1 {
-			t = p.ItemTypes[0] + "[]"
-		}
-		parts = append(parts, t)
+// Text renders one parameter as a signature shows it.
+func (p Param) Text() string {
+	s := p.Name
+	if !p.Required {
+		s += "?"
 	}
-	return strings.Join(parts, "|")
+	s += ": " + p.Type
+	if p.Default != "" {
+		s += " = " + p.Default
+	}
+	return s
 }
 
 // Summary is the first line of the description, cut to n runes.

@@ -5,31 +5,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
 	"github.com/mcpsh/mcp/internal/exit"
 )
-
-type propSchema struct {
-	types []string
-	items *propSchema
-}
-
-func (p propSchema) isArray() bool { return len(p.types) > 0 && p.types[0] == "array" }
-
-func argProps(schema json.RawMessage) map[string]propSchema {
-	out := map[string]propSchema{}
-	for _, p := range Params(schema) {
-		out[p.Name] = propSchema{types: p.Types, items: &propSchema{types: p.ItemTypes}}
-	}
-	return out
-}
 
 // InvalidArgsError says the arguments do not fit the tool's input schema.
 type InvalidArgsError struct {
@@ -51,50 +37,35 @@ func (e *InvalidArgsError) Error() string {
 
 func (e *InvalidArgsError) ExitCode() int { return exit.Usage }
 
-// ValidateArgs checks args against the tool's input schema, compiling it
-// for this one check; Schemas compiles each schema once. A schema that
-// cannot be compiled here (a remote $ref, an unknown draft) is not checked:
-// the server still validates what it receives.
+// PrepareArgs is what every verb does with a call's arguments before it
+// is sent (mcp call, mcp run and mcp serve alike): base (a JSON object or
+// nil) and key=value pairs built into one object by the tool's input
+// schema (BuildArgs), keys the schema does not declare refused
+// (CheckKnown) unless allowUnknown sends them unchecked, and the rest
+// validated against the schema (ValidateArgs).
+func PrepareArgs(schema, base json.RawMessage, pairs []string, allowUnknown bool) (json.RawMessage, error) {
+	args, err := BuildArgs(schema, base, pairs)
+	if err != nil {
+		return nil, err
+	}
+	checked := args
+	if allowUnknown {
+		checked = WithoutUnknown(schema, args)
+	} else if err := CheckKnown(schema, args); err != nil {
+		return nil, err
+	}
+	if err := ValidateArgs(schema, checked); err != nil {
+		return nil, err
+	}
+	return args, nil
+}
+
+// ValidateArgs checks args against the tool's input schema, compiled the
+// first time it is seen. A schema that cannot be compiled here (a remote
+// $ref, an unknown draft) is not checked: the server still validates what
+// it receives. A required property with a default need not be given: the
+// server fills it in.
 func ValidateArgs(schema, args json.RawMessage) error {
-	return validateArgs(schema, args, compileSchema)
-}
-
-// Schemas validates arguments against input schemas, compiling each schema
-// once. It is safe for concurrent use; the zero value is ready.
-type Schemas struct {
-	mu sync.Mutex
-	m  map[string]compiledSchema
-}
-
-type compiledSchema struct {
-	s   *jsonschema.Schema
-	err error
-}
-
-// maxSchemas bounds how many compiled schemas Schemas keeps; past it, it
-// starts over.
-const maxSchemas = 4096
-
-// ValidateArgs is ValidateArgs with the compiled schema kept for next time.
-func (c *Schemas) ValidateArgs(schema, args json.RawMessage) error {
-	return validateArgs(schema, args, c.compile)
-}
-
-func (c *Schemas) compile(schema json.RawMessage) (*jsonschema.Schema, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if cs, ok := c.m[string(schema)]; ok {
-		return cs.s, cs.err
-	}
-	if c.m == nil || len(c.m) >= maxSchemas {
-		c.m = map[string]compiledSchema{}
-	}
-	s, err := compileSchema(schema)
-	c.m[string(schema)] = compiledSchema{s, err}
-	return s, err
-}
-
-func validateArgs(schema, args json.RawMessage, compile func(json.RawMessage) (*jsonschema.Schema, error)) error {
 	if len(bytes.TrimSpace(schema)) == 0 {
 		return nil
 	}
@@ -102,6 +73,7 @@ func validateArgs(schema, args json.RawMessage, compile func(json.RawMessage) (*
 	if err := json.Unmarshal(args, &given); err != nil {
 		return &InvalidArgsError{Problems: []string{"arguments must be a JSON object"}}
 	}
+	m := models.get(schema)
 	var missing []string
 	for _, p := range Params(schema) {
 		if _, ok := given[p.Name]; p.Required && !ok {
@@ -111,8 +83,7 @@ func validateArgs(schema, args json.RawMessage, compile func(json.RawMessage) (*
 	if len(missing) > 0 {
 		return &InvalidArgsError{Missing: missing}
 	}
-	sch, err := compile(schema)
-	if err != nil {
+	if m.schema == nil {
 		return nil
 	}
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
@@ -120,42 +91,29 @@ func validateArgs(schema, args json.RawMessage, compile func(json.RawMessage) (*
 		return &InvalidArgsError{Problems: []string{"arguments are not valid JSON"}}
 	}
 	var ve *jsonschema.ValidationError
-	if err := sch.Validate(inst); errors.As(err, &ve) {
-		return &InvalidArgsError{Problems: leaves(ve)}
-	} else if err != nil {
-		return nil
+	if err := m.schema.Validate(inst); errors.As(err, &ve) {
+		if problems := leaves(ve, m); len(problems) > 0 {
+			return &InvalidArgsError{Problems: problems}
+		}
 	}
 	return nil
 }
 
-type noLoader struct{}
-
-func (noLoader) Load(url string) (any, error) {
-	return nil, fmt.Errorf("schemas are not loaded from %s", url)
-}
-
-func compileSchema(schema json.RawMessage) (*jsonschema.Schema, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
-	if err != nil {
-		return nil, err
-	}
-	c := jsonschema.NewCompiler()
-	c.UseLoader(noLoader{})
-	c.DefaultDraft(jsonschema.Draft2020)
-	if err := c.AddResource("tool-input.json", doc); err != nil {
-		return nil, err
-	}
-	return c.Compile("tool-input.json")
-}
-
 var printer = message.NewPrinter(language.English)
 
-// leaves flattens a validation error tree into one line per failed keyword.
-func leaves(ve *jsonschema.ValidationError) []string {
+// leaves flattens a validation error tree into one line per failed
+// keyword, less the root's required properties that have a default.
+func leaves(ve *jsonschema.ValidationError, m *model) []string {
 	var out []string
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
 		if len(e.Causes) == 0 {
+			if r, ok := e.ErrorKind.(*kind.Required); ok && len(e.InstanceLocation) == 0 {
+				r.Missing = slices.DeleteFunc(slices.Clone(r.Missing), func(k string) bool { return !m.needed(k) })
+				if len(r.Missing) == 0 {
+					return
+				}
+			}
 			loc := "/" + strings.Join(e.InstanceLocation, "/")
 			out = append(out, fmt.Sprintf("%s: %s", loc, e.ErrorKind.LocalizedString(printer)))
 			return

@@ -47,8 +47,7 @@ type Engine struct {
 	life context.Context // cancelled by Close; bounds every dial
 	stop context.CancelFunc
 
-	schemas  catalog.Schemas // compiled input schemas, for Invoke
-	searchMu sync.Mutex      // one Search at a time
+	searchMu sync.Mutex // one Search at a time
 
 	mu        sync.Mutex
 	surface   *catalog.Surface

@@ -261,12 +261,9 @@ func (e *Engine) Invoke(ctx context.Context, server, tool string, in Args) (*Inv
 	if err != nil {
 		return nil, err
 	}
-	args, err := catalog.BuildArgs(t.InputSchema, in.Base, in.Pairs)
+	args, err := catalog.PrepareArgs(t.InputSchema, in.Base, in.Pairs, in.AllowUnknown)
 	if err != nil {
-		return nil, err
-	}
-	if err := e.checkArgs(t, args, in.AllowUnknown); err != nil {
-		return nil, err
+		return nil, withSignature(t, err)
 	}
 	srv, _ := e.Surface().Server(t.Server)
 	res, err := e.call(ctx, srv, t, args)
@@ -276,24 +273,16 @@ func (e *Engine) Invoke(ctx context.Context, server, tool string, in Args) (*Inv
 	return &Invoked{Server: t.Server, Tool: t.Name, Result: res}, nil
 }
 
-// checkArgs checks a command line's arguments before they are sent: no
-// key the schema does not declare, unless allowUnknown sends such keys
-// unchecked, and then the schema itself. An error names the tool's
-// signature.
-func (e *Engine) checkArgs(t catalog.Tool, args json.RawMessage, allowUnknown bool) error {
+// withSignature has an error about a call's arguments name the tool and
+// its signature.
+func withSignature(t catalog.Tool, err error) error {
 	sig := t.Server + "." + t.Signature()
-	if allowUnknown {
-		args = catalog.WithoutUnknown(t.InputSchema, args)
-	} else if err := catalog.CheckKnown(t.InputSchema, args); err != nil {
-		var ue *catalog.UnknownArgsError
-		if errors.As(err, &ue) {
-			ue.Tool, ue.Signature = t.ID(), sig
-		}
-		return err
-	}
-	err := e.schemas.ValidateArgs(t.InputSchema, args)
+	var ue *catalog.UnknownArgsError
 	var ie *catalog.InvalidArgsError
-	if errors.As(err, &ie) {
+	switch {
+	case errors.As(err, &ue):
+		ue.Tool, ue.Signature = t.ID(), sig
+	case errors.As(err, &ie):
 		ie.Signature = sig
 	}
 	return err

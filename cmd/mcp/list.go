@@ -137,10 +137,8 @@ func (c *listCmd) one(a *app, t catalog.Tool) error {
 		fmt.Fprintln(a.stdout, indent(d, "  "))
 	}
 	for _, p := range catalog.Params(t.InputSchema) {
-		line := "  " + p.Name
-		if !p.Required {
-			line += "?"
-		}
+		p.Type = p.Shape
+		line := "  " + p.Text()
 		if p.Description != "" {
 			line += "  " + p.Description
 		}

@@ -103,6 +103,9 @@ func runFake(mode string) int {
 	if has(ModeMeta) {
 		AddMetaTools(s)
 	}
+	if has(ModeShapes) {
+		addShapes(s)
+	}
 	stdio := server.NewStdioServer(s)
 	server.WithWorkerPoolSize(50)(stdio)
 	ctx := context.WithValue(context.Background(), stdioKey{}, true)
