@@ -211,6 +211,13 @@ func (s *Server) proxy(e *entry) mcp.ToolHandler {
 		if len(args) == 0 || string(args) == "null" {
 			args = json.RawMessage("{}")
 		}
+		// The arguments are checked as mcp call and mcp run check them,
+		// and refused with a tool error, which the model that made the
+		// call reads and can correct (a protocol error it never sees).
+		args, err := catalog.PrepareArgs(e.tool.InputSchema, args, nil, false)
+		if err != nil {
+			return toolError(fmt.Sprintf("%s: %s", e.name, clip.Line(err.Error()))), nil
+		}
 		if res, ok := s.inRounds(ctx, e, req, args); ok {
 			return res, nil
 		}
