@@ -41,6 +41,8 @@ func TestMain(m *testing.M) {
 		},
 		"fake-server": fakeServer,
 		"task-server": func() { os.Exit(testenv.ServeFake(testenv.ModeTasks)) },
+		// The fake tool set with the schema shapes of popular servers.
+		"shapes-server": func() { os.Exit(testenv.ServeFake(testenv.ModeShapes)) },
 		// The fake tool set, speaking only MCP 2026-07-28.
 		"modern-server":    func() { os.Exit(testenv.ServeFake(testenv.ModeModern)) },
 		"guest-probe":      guestProbe,
@@ -79,6 +81,9 @@ func TestScripts(t *testing.T) {
 			env.Setenv("EVERYTHING_JS", filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js"))
 			env.Setenv("MEMORY_JS", filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-memory", "dist", "index.js"))
 			env.Setenv("FILESYSTEM_JS", testenv.FilesystemJS(t))
+			for name, js := range testenv.PinnedJS(t) {
+				env.Setenv(name, js)
+			}
 			env.Setenv("EVERYTHING_SSE_URL", sseURL)
 			env.Setenv("EVERYTHING_HTTP_URL", httpURL)
 			env.Setenv("MODERN_HTTP_URL", modernURL)

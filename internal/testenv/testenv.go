@@ -1,5 +1,6 @@
 // Package testenv gives tests real MCP servers: the npm packages pinned in
-// npm/package.json (server-everything, server-memory, server-filesystem),
+// npm/package.json (server-everything, server-memory, server-filesystem,
+// and the servers of PinnedJS),
 // and a fake server
 // made of the test binary itself for fault tests.
 //
@@ -83,6 +84,20 @@ func FilesystemJS(t testing.TB) string {
 func Filesystem(t testing.TB, root string) manifests.Endpoint {
 	t.Helper()
 	return manifests.Endpoint{ID: "filesystem", Command: Node(t), Args: []string{FilesystemJS(t), root}}
+}
+
+// PinnedJS are the entry points of the other real servers pinned in
+// npm/package.json, light ones that start and list offline, by the
+// variable a test script reads them from: THINKING_JS
+// (server-sequential-thinking), CONTEXT7_JS (@upstash/context7-mcp, whose
+// calls need the network) and ESLINT_JS (@eslint/mcp).
+func PinnedJS(t testing.TB) map[string]string {
+	nm := filepath.Join(Dir(t), "node_modules")
+	return map[string]string{
+		"THINKING_JS": filepath.Join(nm, "@modelcontextprotocol", "server-sequential-thinking", "dist", "index.js"),
+		"CONTEXT7_JS": filepath.Join(nm, "@upstash", "context7-mcp", "dist", "index.js"),
+		"ESLINT_JS":   filepath.Join(nm, "@eslint", "mcp", "src", "mcp-cli.js"),
+	}
 }
 
 // EverythingHTTP starts server-everything in mode "sse" or "streamableHttp"
