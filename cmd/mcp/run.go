@@ -153,22 +153,10 @@ func (h *runHost) Tools() map[string][]string {
 
 func (h *runHost) Unavailable(server string) error { return h.down[server] }
 
-// Call refuses keys the tool's input schema does not declare, as `mcp
-// call` does, unless --allow-unknown; the server checks the rest.
+// Call builds and checks the arguments as `mcp call` does (the engine's
+// Invoke: the same coercion of nulls, refusal of undeclared keys unless
+// --allow-unknown, and validation against the input schema), then calls.
 func (h *runHost) Call(ctx context.Context, server, tool string, args json.RawMessage) (*catalog.Result, error) {
-	if !h.allowUnknown && len(args) > 0 {
-		for _, t := range h.tools[server] {
-			if t.Name != tool {
-				continue
-			}
-			err := catalog.CheckKnown(t.InputSchema, args)
-			var ue *catalog.UnknownArgsError
-			if errors.As(err, &ue) {
-				ue.Tool, ue.Signature = t.ID(), t.Server+"."+t.Signature()
-				return nil, ue
-			}
-		}
-	}
 	res, err := h.call(ctx, server, tool, args)
 	// A server that asks for a wider scope gets it, as in `mcp call`, and
 	// the call is made once more.
@@ -184,7 +172,11 @@ func (h *runHost) Call(ctx context.Context, server, tool string, args json.RawMe
 func (h *runHost) call(ctx context.Context, server, tool string, args json.RawMessage) (*catalog.Result, error) {
 	ctx, done := h.a.callProgress(ctx, server+"."+tool)
 	defer done()
-	return h.b.Call(ctx, server, tool, args)
+	out, err := h.b.Invoke(ctx, server, tool, mux.Args{Base: args, AllowUnknown: h.allowUnknown})
+	if err != nil {
+		return nil, err
+	}
+	return out.Result, nil
 }
 
 // stepUp logs in again for the wider scope lr asks for, once per server

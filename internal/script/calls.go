@@ -140,7 +140,7 @@ func (e *engine) outcome(errObj *goja.Object, id, tool string, raw bool, res *ca
 	}
 	if err != nil {
 		e.errs[errObj] = err
-		e.describe(errObj, "HostError", err.Error(), id, tool)
+		e.describe(errObj, errorName(err), err.Error(), id, tool)
 		return errObj, true
 	}
 	if res.IsError {

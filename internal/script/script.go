@@ -34,6 +34,7 @@ package script
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"strconv"
 	"time"
@@ -170,6 +171,21 @@ type ToolError struct {
 func (e *ToolError) ExitCode() int { return exit.ToolError }
 
 func (e *ToolError) Error() string { return e.Server + "." + e.Tool + ": " + e.Msg }
+
+// errorName is the name of the Error a failed call rejects with:
+// ArgumentError when the arguments do not fit the tool's input schema
+// (as `mcp call` refuses them, exit 2 when uncaught), else HostError.
+func errorName(err error) string {
+	var (
+		ae *catalog.ArgError
+		ie *catalog.InvalidArgsError
+		ue *catalog.UnknownArgsError
+	)
+	if errors.As(err, &ae) || errors.As(err, &ie) || errors.As(err, &ue) {
+		return "ArgumentError"
+	}
+	return "HostError"
+}
 
 // Run runs one program, named name in messages, and returns its value as
 // JSON. Console output goes to stderr. The error is a *ProgramError, a
