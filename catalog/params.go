@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mcpsh/mcp/internal/clip"
 )
@@ -45,7 +46,7 @@ func Params(schema json.RawMessage) []Param {
 			p.ItemTypes = f.items.types
 		}
 		if f.def != nil {
-			p.Default = jsonText(*f.def, 24)
+			p.Default = defaultText(*f.def)
 		}
 		out = append(out, p)
 	}
@@ -124,6 +125,15 @@ func (p *prop) itemText(detail bool) string {
 		parts = append(parts, part)
 	}
 	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// defaultText is a default as JSON, or … when that is longer than a
+// signature has room for.
+func defaultText(v any) string {
+	if t := jsonText(v, 1<<10); utf8.RuneCountInString(t) <= 24 {
+		return t
+	}
+	return clip.Ellipsis
 }
 
 // jsonText is v as JSON, cut to n runes.

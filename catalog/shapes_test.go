@@ -104,6 +104,10 @@ func TestSignature_shapes(t *testing.T) {
 	if got, want := any.Signature(), "t(x?: any, y?: any)"; got != want {
 		t.Errorf("signature %s, want %s", got, want)
 	}
+	long := catalog.Tool{Name: "t", InputSchema: json.RawMessage(`{"properties":{"u":{"type":"string","default":"https://example.com/a/long/default"}}}`)}
+	if got, want := long.Signature(), "t(u?: string = …)"; got != want {
+		t.Errorf("signature %s, want %s", got, want)
+	}
 	ps := catalog.Params(json.RawMessage(testenv.Shapes["post_page"]))
 	if len(ps) != 2 || ps[1].Shape != "{type: string, text?: string}[]" {
 		t.Errorf("post_page params: %+v", ps)
