@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/testenv"
+	"github.com/mcpsh/mcp/manifests"
 )
 
 // A client's arguments are checked as mcp call checks them: what reaches
@@ -47,6 +48,32 @@ func TestServer_ArgumentsAsCall(t *testing.T) {
 	for _, tt := range refused {
 		if r := c.call(t, tt.tool, tt.args); !r.IsError || !strings.Contains(r.text(), tt.want) {
 			t.Errorf("%s %v: %q (isError %v), want a tool error with %q", tt.tool, tt.args, r.text(), r.IsError, tt.want)
+		}
+	}
+}
+
+// The pinned real servers through mcp serve: sequential-thinking's call
+// goes through, and what mcp call refuses (below a minimum, eslint's
+// empty list) is refused before it is sent.
+func TestServer_ArgumentsRealServers(t *testing.T) {
+	t.Parallel()
+	js := testenv.PinnedJS(t)
+	node := testenv.Node(t)
+	eng := newEngine(t, []*catalog.ServerSurface{{ID: "thinking", All: true}, {ID: "eslint", All: true}},
+		manifests.Endpoint{ID: "thinking", Command: node, Args: []string{js["THINKING_JS"]}},
+		manifests.Endpoint{ID: "eslint", Command: node, Args: []string{js["ESLINT_JS"]}})
+	s, _ := newServer(t, eng, Options{})
+	c := inProcess(t, s)
+	ok := c.call(t, "thinking__sequentialthinking", map[string]any{"thought": "t", "nextThoughtNeeded": false, "thoughtNumber": 1, "totalThoughts": 1, "branchId": nil})
+	if ok.IsError || !strings.Contains(ok.text(), `"thoughtNumber": 1`) {
+		t.Errorf("sequentialthinking: %q (isError %v)", ok.text(), ok.IsError)
+	}
+	for name, args := range map[string]map[string]any{
+		"thinking__sequentialthinking": {"thought": "t", "nextThoughtNeeded": false, "thoughtNumber": 0, "totalThoughts": 1},
+		"eslint__lint_files":           {"filePaths": []string{}},
+	} {
+		if r := c.call(t, name, args); !r.IsError || !strings.Contains(r.text(), "minim") && !strings.Contains(r.text(), "minItems") {
+			t.Errorf("%s %v: %q (isError %v), want refused", name, args, r.text(), r.IsError)
 		}
 	}
 }
