@@ -111,12 +111,18 @@ func (e *engine) failure() error {
 	if err != nil {
 		return err
 	}
-	if err := e.parent.Err(); errors.Is(err, context.Canceled) {
+	return ctxFailure(e.parent, e.start, e.lim.Timeout)
+}
+
+// ctxFailure is why a run that began at start ended with parent or its
+// own time limit: parent's error when parent was cancelled, else the
+// timeout, of the limit or of parent's deadline, whichever came first.
+func ctxFailure(parent context.Context, start time.Time, limit time.Duration) error {
+	if err := parent.Err(); errors.Is(err, context.Canceled) {
 		return err
 	}
-	limit := e.lim.Timeout
-	if d, ok := e.parent.Deadline(); ok && (limit <= 0 || d.Sub(e.start) < limit) {
-		limit = d.Sub(e.start).Round(time.Millisecond)
+	if d, ok := parent.Deadline(); ok && (limit <= 0 || d.Sub(start) < limit) {
+		limit = d.Sub(start).Round(time.Millisecond)
 	}
 	return &LimitError{Kind: "timeout", Limit: int64(limit)}
 }
