@@ -15,6 +15,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/mcpsh/mcp/internal/script"
 	"github.com/mcpsh/mcp/mux"
 )
 
@@ -24,6 +25,11 @@ func main() {
 
 // Main runs mcp with args and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// mcp run's program, in a process of its own: it serves only the run
+	// that started it, on descriptors that run set up.
+	if len(args) == 1 && args[0] == script.ChildArg {
+		return script.ChildMain(stderr)
+	}
 	a := newApp(stdin, stdout, stderr)
 	// The multiplexer is no command of a session's: only session start
 	// starts a session's, with a secret the session's state holds the

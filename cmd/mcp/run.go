@@ -28,6 +28,9 @@ type runCmd struct {
 }
 
 func (c *runCmd) Run(a *app) error {
+	// The program's own process starts while the configuration is read.
+	child := script.StartChild()
+	defer child.Close()
 	name, src, err := c.source(a)
 	if err != nil {
 		return err
@@ -43,7 +46,7 @@ func (c *runCmd) Run(a *app) error {
 			// progress report of a call restarts.
 			timeout = -1
 		}
-		val, err := script.Run(ctx, host, name, src, script.Limits{
+		val, err := child.Run(ctx, host, name, src, script.Limits{
 			Timeout:   timeout,
 			MaxCalls:  c.MaxCalls,
 			MaxOutput: int(a.globals.MaxOutput),

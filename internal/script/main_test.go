@@ -9,6 +9,10 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	// The test binary is also the process RunIsolated starts.
+	if len(os.Args) == 2 && os.Args[1] == ChildArg {
+		os.Exit(ChildMain(os.Stderr))
+	}
 	// A program the tests abandon in a backtracking regular expression
 	// would otherwise spin for the rest of the test binary's life.
 	regexp2.DefaultMatchTimeout = 3 * time.Second

@@ -1,0 +1,160 @@
+package script
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Isolated says whether StartChild starts a process for a program; where
+// it does not (outside Linux), programs run in this one, with Run.
+const Isolated = isolated
+
+// Child is the process of one program, started before the program is
+// known so that its start overlaps the reading of the configuration.
+type Child struct {
+	cmd      *exec.Cmd
+	err      error    // why it could not start
+	to       *os.File // its descriptor 3
+	from     *os.File // its descriptor 4
+	once     sync.Once
+	mu       sync.Mutex
+	childErr bytes.Buffer // the head of its own stderr
+}
+
+// childStderr is how much of the child's own stderr is kept: enough for
+// the runtime's first lines, none of a goroutine dump.
+const childStderr = 4 << 10
+
+// StartChild starts this binary again, with ChildArg, to run one program
+// (Child.Run); it is nil where programs run in this process. Close ends a
+// child that runs no program.
+func StartChild() *Child {
+	if !isolated {
+		return nil
+	}
+	c := &Child{}
+	exe, err := os.Executable()
+	if err != nil {
+		c.err = err
+		return c
+	}
+	c.cmd = exec.Command(exe, ChildArg)
+	c.cmd.Args[0] = "mcp"
+	c.err = c.start()
+	return c
+}
+
+func (c *Child) start() error {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	cr, cw, err := os.Pipe()
+	if err != nil {
+		pr.Close()
+		pw.Close()
+		return err
+	}
+	c.cmd.ExtraFiles = []*os.File{pr, cw}
+	c.cmd.Stderr = &headWriter{buf: &c.childErr, mu: &c.mu, max: childStderr}
+	childAttr(c.cmd)
+	err = c.cmd.Start()
+	pr.Close()
+	cw.Close()
+	if err != nil {
+		pw.Close()
+		cr.Close()
+		c.cmd = nil
+		return err
+	}
+	c.to, c.from = pw, cr
+	return nil
+}
+
+// Close ends the child: one that has said how its run ended exits by
+// itself; one that has not is killed after a second, or at once when it
+// never ran a program.
+func (c *Child) Close() {
+	if c == nil {
+		return
+	}
+	c.once.Do(func() {
+		if c.cmd == nil {
+			return
+		}
+		c.to.Close()
+		exited := make(chan struct{})
+		go func() {
+			select {
+			case <-exited:
+			case <-time.After(time.Second):
+				_ = c.cmd.Process.Kill()
+			}
+		}()
+		_ = c.cmd.Wait()
+		close(exited)
+		c.from.Close()
+	})
+}
+
+// lost is the error of a child that ended without saying how the run
+// ended: out of memory, as a rule.
+func (c *Child) lost(lim Limits) error {
+	c.Close()
+	c.mu.Lock()
+	head := c.childErr.String()
+	c.mu.Unlock()
+	if outOfMemory(head) {
+		return &LimitError{Kind: "memory", Limit: int64(lim.MaxMemory)}
+	}
+	why := c.cmd.ProcessState.String()
+	if line, _, _ := strings.Cut(strings.TrimSpace(head), "\n"); line != "" {
+		why = line
+	}
+	return &EngineError{Msg: "stopped: " + why}
+}
+
+// EngineError says the process that runs a program could not start, or
+// ended without saying how the run ended for a reason other than its
+// memory limit.
+type EngineError struct{ Msg string }
+
+func (e *EngineError) Error() string { return "the program's engine " + e.Msg }
+
+// outOfMemory says whether the head of a Go program's stderr is the
+// runtime's fatal error for memory it could not get.
+func outOfMemory(head string) bool {
+	line, _, _ := strings.Cut(head, "\n")
+	line = strings.TrimPrefix(line, "fatal error: ")
+	// A thread the C library cannot make, under the limit, is address
+	// space for its stack it cannot get.
+	for _, p := range []string{"runtime: out of memory", "out of memory", "runtime: cannot allocate memory", "runtime/cgo: pthread_create failed"} {
+		if strings.HasPrefix(line, p) {
+			return true
+		}
+	}
+	// A build with the race detector maps its shadow of the heap as the
+	// heap grows, under the same limit: "==PID==ERROR: ThreadSanitizer
+	// failed to allocate ... (errno: 12)".
+	return strings.Contains(line, "ThreadSanitizer failed to allocate") && strings.HasSuffix(line, "(errno: 12)")
+}
+
+// headWriter keeps the first max bytes written to it.
+type headWriter struct {
+	buf *bytes.Buffer
+	mu  *sync.Mutex
+	max int
+}
+
+func (w *headWriter) Write(b []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if room := w.max - w.buf.Len(); room > 0 {
+		w.buf.Write(b[:min(len(b), room)])
+	}
+	return len(b), nil
+}
