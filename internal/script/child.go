@@ -1,10 +1,12 @@
 package script
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"sync"
 	"time"
 
@@ -41,6 +43,10 @@ func (c *Child) Run(ctx context.Context, h Host, name, src string, lim Limits, s
 	}
 	p := &parentRun{c: c, h: h, stderr: stderr, start: time.Now(), lim: lim, errs: map[int64]error{},
 		calls: map[int64]context.CancelFunc{}, done: make(chan *childDone, 1), eof: make(chan struct{})}
+	p.maxRead = maxMessage + max(lim.MaxOutput, 0)
+	if lim.MaxOutput < 0 {
+		p.maxRead = math.MaxInt
+	}
 	p.ctx, p.cancel = context.WithCancel(ctx)
 	defer p.cancel()
 	defer p.stop()
@@ -53,14 +59,14 @@ func (c *Child) Run(ctx context.Context, h Host, name, src string, lim Limits, s
 		}
 	}
 	if err := p.send(toChild{Start: &childStart{Name: name, Src: src, Limits: childLimits(lim), Tools: tools, Down: down}}); err != nil {
-		return nil, c.lost(lim)
+		return nil, c.lost(lim, nil)
 	}
 	go p.read(c.from)
 	select {
 	case d := <-p.done:
 		return p.outcome(ctx, d)
 	case <-p.eof:
-		return nil, c.lost(lim)
+		return nil, c.lost(lim, p.readErr)
 	case <-ctx.Done():
 	}
 	// The program is told to stop; it stops at its next instruction, and
@@ -72,7 +78,7 @@ func (c *Child) Run(ctx context.Context, h Host, name, src string, lim Limits, s
 	case d := <-p.done:
 		return p.outcome(ctx, d)
 	case <-p.eof:
-		return nil, c.lost(lim)
+		return nil, c.lost(lim, p.readErr)
 	case <-grace.C:
 		return nil, ctxFailure(ctx, p.start, lim.Timeout)
 	}
@@ -98,8 +104,10 @@ type parentRun struct {
 	calls   map[int64]context.CancelFunc
 	closed  bool // no more requests are served
 
-	done chan *childDone
-	eof  chan struct{}
+	maxRead int   // the most one message from the child may hold
+	readErr error // why reading stopped, once eof is closed
+	done    chan *childDone
+	eof     chan struct{}
 }
 
 // maxKept bounds the errors a run keeps for the child to name; past it an
@@ -136,10 +144,11 @@ func (p *parentRun) keep(err error) wireErr {
 
 // read serves the child's messages until it says how the run ended.
 func (p *parentRun) read(r io.Reader) {
-	dec := json.NewDecoder(r)
+	br := bufio.NewReader(r)
 	for {
 		var m fromChild
-		if err := dec.Decode(&m); err != nil {
+		if err := readMessage(br, p.maxRead, &m); err != nil {
+			p.readErr = err
 			close(p.eof)
 			return
 		}

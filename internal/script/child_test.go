@@ -1,6 +1,8 @@
 package script
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -150,6 +152,61 @@ func TestRunIsolated_ParentCancel(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("RunIsolated: %v; want context.Canceled", err)
 	}
+}
+
+// What a program sends at once is bounded, and the program is told so.
+func TestRunIsolated_requestTooLarge(t *testing.T) {
+	t.Parallel()
+	src := `const big = "y".repeat(65 << 20)
+const out = []
+for (const f of [() => contacts.search_contacts({q: big}), () => mcp.search(big)]) {
+  try { await f() } catch (e) { out.push(e.name + ": " + e.message) }
+}
+out`
+	rec := &recorder{}
+	// No memory limit: what is bounded here is the message, whatever the
+	// program can hold (under the race detector, its shadow counts too).
+	v, err := RunIsolated(context.Background(), newHost(rec), "prog.js", src, Limits{MaxMemory: -1}, nil)
+	want := `["HostError: the arguments of contacts.search_contacts are larger than 64 MiB","HostError: the query is larger than 64 MiB"]`
+	if err != nil || string(v) != want {
+		t.Errorf("got %s, %v; want %s", v, err, want)
+	}
+	if n := rec.count(); n != 0 {
+		t.Errorf("%d calls reached the host, want none", n)
+	}
+}
+
+// The parent reads one message a line, strictly and bounded.
+func TestReadMessage(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		in   string
+		max  int
+		want error
+	}{
+		{`{"cancel":3}` + "\n", 100, nil},
+		{`{"cancel":3}`, 100, io.ErrUnexpectedEOF},
+		{"", 100, io.EOF},
+		{`{"cancel":3,"extra":1}` + "\n", 100, errUnreadable},
+		{`{"cancel":3} {}` + "\n", 100, errUnreadable},
+		{`{"cancel":"x"}` + "\n", 100, errUnreadable},
+		{`{"log":"` + strings.Repeat("A", 200) + `"}` + "\n", 100, errTooLarge},
+		{`{"log":"` + strings.Repeat("A", 8000) + `"}` + "\n", 10000, nil},
+	} {
+		var m fromChild
+		if err := readMessage(bufio.NewReaderSize(strings.NewReader(tt.in), 16), tt.max, &m); err != tt.want {
+			t.Errorf("%.40q: %v, want %v", tt.in, err, tt.want)
+		}
+	}
+}
+
+func FuzzReadMessage(f *testing.F) {
+	f.Add([]byte(`{"request":{"id":1,"op":"call","server":"a","tool":"b","args":{}}}` + "\n"))
+	f.Add([]byte(`{"done":{"err":{"program":{"File":"p","Line":1,"Col":2,"Msg":"x"},"cause":{"ref":3}}}}` + "\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var m fromChild
+		_ = readMessage(bufio.NewReaderSize(bytes.NewReader(b), 16), 1<<16, &m)
+	})
 }
 
 // The runtime's ways of saying it could not get memory are the memory

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"sync"
 
 	"github.com/mcpsh/mcp/catalog"
@@ -48,6 +49,7 @@ type remoteHost struct {
 	down  map[string]error
 
 	wmu sync.Mutex
+	out io.Writer
 	enc *json.Encoder
 
 	mu      sync.Mutex
@@ -59,7 +61,7 @@ type remoteHost struct {
 var _ Host = (*remoteHost)(nil)
 
 func newRemoteHost(out io.Writer, st *childStart) *remoteHost {
-	h := &remoteHost{tools: st.Tools, down: map[string]error{}, enc: json.NewEncoder(out),
+	h := &remoteHost{tools: st.Tools, down: map[string]error{}, out: out, enc: json.NewEncoder(out),
 		pending: map[int64]chan *childReply{}, gone: make(chan struct{})}
 	for srv, w := range st.Down {
 		h.down[srv] = w.err()
@@ -71,6 +73,26 @@ func (h *remoteHost) send(m fromChild) error {
 	h.wmu.Lock()
 	defer h.wmu.Unlock()
 	return h.enc.Encode(m)
+}
+
+// sendRaw sends a message already encoded, without its newline.
+func (h *remoteHost) sendRaw(b []byte) error {
+	h.wmu.Lock()
+	defer h.wmu.Unlock()
+	_, err := h.out.Write(append(b, '\n'))
+	return err
+}
+
+// TooLargeError is a call (or a search) whose arguments (or query) are
+// more than mcp run takes from a program at once.
+type TooLargeError struct{ Op, Server, Tool string }
+
+func (e *TooLargeError) Error() string {
+	what := "the arguments of " + e.Server + "." + e.Tool + " are"
+	if e.Op == "search" {
+		what = "the query is"
+	}
+	return what + " larger than " + strconv.Itoa(maxMessage>>20) + " MiB"
 }
 
 // read hands each reply to its caller and ends the run when the parent
@@ -113,7 +135,14 @@ func (h *remoteHost) ask(ctx context.Context, req childRequest) (*childReply, er
 		delete(h.pending, req.ID)
 		h.mu.Unlock()
 	}()
-	if err := h.send(fromChild{Request: &req}); err != nil {
+	b, err := json.Marshal(fromChild{Request: &req})
+	if err != nil {
+		return nil, err
+	}
+	if len(b) >= maxMessage {
+		return nil, &TooLargeError{Op: req.Op, Server: req.Server, Tool: req.Tool}
+	}
+	if err := h.sendRaw(b); err != nil {
 		return nil, errParentGone
 	}
 	select {

@@ -2,6 +2,8 @@ package script
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -102,14 +104,18 @@ func (c *Child) Close() {
 }
 
 // lost is the error of a child that ended without saying how the run
-// ended: out of memory, as a rule.
-func (c *Child) lost(lim Limits) error {
+// ended: out of memory, as a rule. readErr, if any, is why its messages
+// could no longer be read.
+func (c *Child) lost(lim Limits, readErr error) error {
 	c.Close()
 	c.mu.Lock()
 	head := c.childErr.String()
 	c.mu.Unlock()
 	if outOfMemory(head) {
 		return &LimitError{Kind: "memory", Limit: int64(lim.MaxMemory)}
+	}
+	if readErr != nil && !errors.Is(readErr, io.EOF) && !errors.Is(readErr, io.ErrUnexpectedEOF) {
+		return &EngineError{Msg: "stopped: " + readErr.Error()}
 	}
 	why := c.cmd.ProcessState.String()
 	if line, _, _ := strings.Cut(strings.TrimSpace(head), "\n"); line != "" {

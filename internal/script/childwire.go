@@ -1,9 +1,13 @@
 package script
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
+	"strconv"
 	"time"
 
 	"github.com/mcpsh/mcp/catalog"
@@ -16,6 +20,48 @@ import (
 // last, what the run came to. Errors stay in the parent: the child is told
 // an error's message and a reference to it, and names that reference when
 // the error ends the run.
+
+// maxMessage is the most one message from the child may hold, besides
+// the program's value (at most Limits.MaxOutput): the arguments of a
+// call, a query.
+const maxMessage = 64 << 20
+
+// The errors of a message that cannot be read.
+var (
+	errTooLarge   = errors.New("it sent a message larger than " + strconv.Itoa(maxMessage>>20) + " MiB")
+	errUnreadable = errors.New("it sent a message that is not one of its messages")
+)
+
+// readMessage reads one message of at most max bytes, a line, into v;
+// fields v does not have and anything after the object are refused.
+func readMessage(r *bufio.Reader, max int, v any) error {
+	var line []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if len(line)+len(chunk) > max {
+			return errTooLarge
+		}
+		line = append(line, chunk...)
+		if err == nil {
+			break
+		}
+		if err != bufio.ErrBufferFull {
+			if err == io.EOF && len(line) > 0 {
+				return io.ErrUnexpectedEOF
+			}
+			return err
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	if dec.Decode(v) != nil {
+		return errUnreadable
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errUnreadable
+	}
+	return nil
+}
 
 // toChild is one message from the parent.
 type toChild struct {
