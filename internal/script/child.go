@@ -135,11 +135,11 @@ func (p *parentRun) keep(err error) wireErr {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if len(p.errs) >= maxKept {
-		return wireErr{Msg: err.Error()}
+		return wireErr{Msg: err.Error(), Name: errorName(err)}
 	}
 	p.nextRef++
 	p.errs[p.nextRef] = err
-	return wireErr{Msg: err.Error(), Ref: p.nextRef}
+	return wireErr{Msg: err.Error(), Name: errorName(err), Ref: p.nextRef}
 }
 
 // read serves the child's messages until it says how the run ended.

@@ -96,11 +96,13 @@ type childReply struct {
 	Err          *wireErr                   `json:"err,omitempty"`
 }
 
-// wireErr is an error the parent holds: its message, and the reference
-// under which it keeps it (0 when it keeps none).
+// wireErr is an error the parent holds: its message, the name of the
+// Error a call that failed with it rejects with (errorName), and the
+// reference under which it keeps it (0 when it keeps none).
 type wireErr struct {
-	Msg string `json:"msg"`
-	Ref int64  `json:"ref,omitempty"`
+	Msg  string `json:"msg"`
+	Name string `json:"name,omitempty"`
+	Ref  int64  `json:"ref,omitempty"`
 }
 
 // wireResult is a catalog.Result.
@@ -179,13 +181,13 @@ type wireToolError struct {
 
 // remoteError is an error the parent holds, as the child sees it.
 type remoteError struct {
-	msg string
-	ref int64
+	msg, name string
+	ref       int64
 }
 
 func (e *remoteError) Error() string { return e.msg }
 
-func (w wireErr) err() error { return &remoteError{msg: w.Msg, ref: w.Ref} }
+func (w wireErr) err() error { return &remoteError{msg: w.Msg, name: w.Name, ref: w.Ref} }
 
 // encodeDone is Run's outcome as the child reports it.
 func encodeDone(v json.RawMessage, err error) *childDone {

@@ -177,10 +177,14 @@ func (e *ToolError) Error() string { return e.Server + "." + e.Tool + ": " + e.M
 // (as `mcp call` refuses them, exit 2 when uncaught), else HostError.
 func errorName(err error) string {
 	var (
+		re *remoteError
 		ae *catalog.ArgError
 		ie *catalog.InvalidArgsError
 		ue *catalog.UnknownArgsError
 	)
+	if errors.As(err, &re) && re.name != "" {
+		return re.name
+	}
 	if errors.As(err, &ae) || errors.As(err, &ie) || errors.As(err, &ue) {
 		return "ArgumentError"
 	}
