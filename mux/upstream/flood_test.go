@@ -1,7 +1,6 @@
 package upstream
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"net/http/httptest"
@@ -9,13 +8,13 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpsh/mcp/internal/testenv"
 	"github.com/mcpsh/mcp/manifests"
 )
 
@@ -33,24 +32,6 @@ func floodOfRequests(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToo
 	return mcp.NewToolResultText("asked " + strconv.Itoa(n) + " times"), nil
 }
 
-// lockedBuffer is a log's destination for any goroutine.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // A server that asks for input thousands of times is told of in full once;
 // the rest are counted, a line per interval (and one more as the
 // connection closes), in what OnElicitation hears and in the log.
@@ -63,7 +44,7 @@ func TestElicit_floodIsCounted(t *testing.T) {
 	ep := manifests.Endpoint{ID: "elicit", Command: exe,
 		Env: map[string]string{elicitServerEnv: "1", "GORACE": strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")}}
 	var rec journal[Elicitation]
-	var logs lockedBuffer
+	var logs testenv.SyncBuffer
 	u := connect(t, ep, Options{OnElicitation: rec.add, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	const n = 2000
 	if got := text(t, call(t, u, "flood", `{"n":2000}`)); got != "asked 2000 times" {
@@ -139,7 +120,7 @@ func TestFlood_unansweredRequestsLogOnce(t *testing.T) {
 	})
 	ts := httptest.NewServer(server.NewStreamableHTTPServer(s))
 	t.Cleanup(ts.Close)
-	var logs lockedBuffer
+	var logs testenv.SyncBuffer
 	u := connect(t, manifests.Endpoint{ID: "sampler", URL: ts.URL + "/mcp", Type: "http"}, Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	if got := text(t, call(t, u, "sample", "")); got != strconv.Itoa(n)+" failed" {
 		t.Fatalf("sample: %q", got)
