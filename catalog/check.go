@@ -24,6 +24,9 @@ type Report struct {
 	// Trust is what trust the recipe's project files need and have;
 	// nil when it could not be read.
 	Trust *manifests.TrustState `json:"trust,omitempty"`
+	// Env names, for each server of the boundary started from a command,
+	// the variables it gets from this environment: never their values.
+	Env map[string]manifests.EnvNames `json:"env,omitempty"`
 }
 
 // Check resolves the recipe at root (r and readErr are what reading it
@@ -69,7 +72,28 @@ func Check(root string, user bool, r *manifests.Recipe, readErr error, agent str
 		rep.Warnings = append(rep.Warnings, UnreadAgents(r, agent)...)
 	}
 	rep.Warnings = append(rep.Warnings, endpointWarnings(r, rep.Boundary)...)
+	rep.Env = serverEnvs(r, rep.Boundary)
 	return rep
+}
+
+// serverEnvs is, for each server of boundary started from a command, the
+// names of the variables it gets from this environment.
+func serverEnvs(r *manifests.Recipe, boundary *Surface) map[string]manifests.EnvNames {
+	if boundary == nil {
+		return nil
+	}
+	out := map[string]manifests.EnvNames{}
+	for _, srv := range boundary.Servers {
+		ep, ok := r.Endpoints[manifests.CanonicalID(srv.ID)]
+		if !ok || ep.Command == "" {
+			continue
+		}
+		if x, err := ep.Expand(os.LookupEnv); err == nil {
+			ep = x
+		}
+		out[srv.ID] = ep.ServerEnvNames(os.Environ())
+	}
+	return out
 }
 
 // Describe says what one server entry authorizes: its blast radius. The

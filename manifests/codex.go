@@ -133,13 +133,13 @@ func (t *tomlTree) conv(v any, path []string) (*node, error) {
 // and cwd; or url, always streamable HTTP, with headers from
 // http_headers, env_http_headers (a header's value is the named
 // environment variable) and bearer_token_env_var (Authorization: Bearer
-// and the variable). "enabled = false" is off. Values are taken as
-// written; the timeouts, env_vars (mcp passes its environment on anyway)
-// and tool lists are Codex's own and are ignored.
+// and the variable), and env_vars, the host variables passed on as they
+// are (passEnv). "enabled = false" is off. Values are taken as written;
+// the timeouts and tool lists are Codex's own and are ignored.
 func codexShape(*importCtx) shapeFunc {
 	return func(c *checker, _, field string, n *node) (*node, bool) {
 		s, ok := newShaper(c, field, n, []string{"command", "args", "env", "cwd", "url", "enabled",
-			"http_headers", "env_http_headers", "bearer_token_env_var"})
+			"http_headers", "env_http_headers", "bearer_token_env_var", "env_vars"})
 		if !ok {
 			return n, true
 		}
@@ -147,6 +147,7 @@ func codexShape(*importCtx) shapeFunc {
 			return nil, false
 		}
 		s.copyAll("command", "args", "env", "cwd", "url")
+		s.copy("env_vars", "passEnv")
 		if u := s.in["url"]; u != nil {
 			s.put("type", u, "url", textAt(u.val, "http"))
 		}

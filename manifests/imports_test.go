@@ -142,7 +142,7 @@ func TestLoadUser_Imports(t *testing.T) {
 				return map[string]Endpoint{
 					"context7": {ID: "context7", Command: "npx", Args: []string{"-y", "@upstash/context7-mcp"},
 						Env: map[string]string{"CONTEXT7_API_KEY": "${CONTEXT7_KEY}"}},
-					"docs": {ID: "docs", Command: "docs-server", Args: []string{"--port", "4000"}, Cwd: "/srv/docs"},
+					"docs": {ID: "docs", Command: "docs-server", Args: []string{"--port", "4000"}, Cwd: "/srv/docs", PassEnv: []string{"DOCS_TOKEN"}},
 					"figma": {ID: "figma", URL: "https://mcp.figma.com/mcp", Type: "http", Headers: map[string]string{
 						"X-Figma-Region": "us-east-1", "X-Team": "${FIGMA_TEAM}", "Authorization": "Bearer ${FIGMA_OAUTH_TOKEN}"}},
 				}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"unicode"
@@ -100,6 +101,19 @@ func (e Endpoint) ExpandSecrets(lookup func(string) (string, bool), s *redact.Se
 		return out, err
 	}
 	out.AddSecrets(s)
+	// What a stdio server gets of the host's environment (a proxy's
+	// credentials, a variable passEnv names) by the same rule.
+	if out.Command != "" {
+		for _, kv := range out.serverEnv(runtime.GOOS, os.Environ()) {
+			name, _, _ := strings.Cut(kv, "=")
+			if _, declared := out.Env[name]; declared {
+				continue
+			}
+			if v, ok := lookup(name); ok {
+				addValue(s, name, v)
+			}
+		}
+	}
 	return out, nil
 }
 

@@ -8,7 +8,7 @@ import (
 )
 
 // endpointKeys are the keys of an mcpServers entry.
-var endpointKeys = []string{"command", "args", "env", "cwd", "url", "type", "headers", "oauth", "protocolVersion"}
+var endpointKeys = []string{"command", "args", "env", "passEnv", "cwd", "url", "type", "headers", "oauth", "protocolVersion"}
 
 // transportTypes maps each accepted "type" to its transport.
 var transportTypes = map[string]Transport{
@@ -177,6 +177,9 @@ func (c *checker) stdioFields(ep *Endpoint, f map[string]*member, field string) 
 	if m := f["env"]; m != nil {
 		ep.Env = c.stringMap(m.val, field+"."+m.name(), validEnvName, "variable names are not empty and hold no = or NUL")
 	}
+	if m := f["passEnv"]; m != nil {
+		ep.PassEnv = c.passEnv(m.val, field+"."+m.name())
+	}
 	if m := f["cwd"]; m != nil {
 		fld := field + "." + m.name()
 		if s, ok := c.str(m.val, fld); ok {
@@ -184,6 +187,22 @@ func (c *checker) stdioFields(ep *Endpoint, f map[string]*member, field string) 
 			c.expansion(m.val.pos(c.file), fld, s)
 		}
 	}
+}
+
+// passEnv reads the names and prefixes of the host variables a server
+// gets as they are.
+func (c *checker) passEnv(n *node, field string) []string {
+	list, pos, _ := c.strList(n, field)
+	out := list[:0:0]
+	for i, s := range list {
+		if !validPassEnv(s) {
+			c.add(pos[i], fmt.Sprintf("%s[%d]", field, i), s, "is not a variable name or prefix",
+				`name a variable ("AWS_PROFILE") or a prefix ending in * ("AWS_*"); a lone * is not allowed`)
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // urlFields reads the fields of a server reached by url into ep.
@@ -232,6 +251,8 @@ func (c *checker) commandOrURL(n *node, f map[string]*member, field, typ string,
 		c.at(n, field, "", "has both command and url", "an entry is either a program to run (command) or a server to reach (url)")
 	case f["command"] == nil && f["url"] == nil:
 		c.at(n, field, "", "has neither command nor url", "an entry needs exactly one of command (stdio) or url (HTTP or SSE)")
+	case f["passEnv"] != nil && f["command"] == nil:
+		c.at(f["passEnv"].val, field+"."+f["passEnv"].name(), "", "is for a server started from command", "a server reached by url gets no environment; send what it needs in headers")
 	case typeNode != nil && typ == "stdio" && f["command"] == nil:
 		c.at(typeNode, field+".type", typ, "needs command", "a stdio server is started from command; for a url use type http or sse")
 	case typeNode != nil && typ != "stdio" && f["url"] == nil:

@@ -32,6 +32,10 @@ type Endpoint struct {
 	Command string            `json:"command,omitempty"`
 	Args    []string          `json:"args,omitempty"`
 	Env     map[string]string `json:"env,omitempty"`
+	// PassEnv names the host variables a stdio server gets as they are,
+	// beside the base set (BaseEnv) and Env: names, or prefixes ending in
+	// "*" ("AWS_*").
+	PassEnv []string          `json:"passEnv,omitempty"`
 	Cwd     string            `json:"cwd,omitempty"`
 	URL     string            `json:"url,omitempty"`
 	Type    string            `json:"type,omitempty"`

@@ -149,7 +149,7 @@ func (d *Multiplexer) serve(ctx context.Context, req *request, guest bool) *resp
 		return &response{} // stopped once this is written
 	case req.V != wireVersion:
 		return &response{Version: wireVersion}
-	case req.Env != "" && req.Env != d.env.Digest:
+	case req.Env != "" && req.Env != d.opts.Identity:
 		return &response{Stale: true}
 	case loadErr != nil || cfg.stamps.changed():
 		// A broken edit is reported until it is fixed, and any edit (a

@@ -19,8 +19,9 @@ import (
 // there is no greeting.
 type Client struct {
 	socket string
-	// env, outside a session, is this process's environment stamp; a
-	// multiplexer with another answers Stale, and restart replaces it.
+	// env, outside a session, is the identity of the environment this
+	// client's servers would see (Target.Env), which names the socket; a
+	// multiplexer of another answers Stale and is left alone.
 	env string
 	// session is the id of the session the client belongs to; the
 	// multiplexer refuses requests of another.
@@ -32,7 +33,6 @@ type Client struct {
 	mu sync.Mutex
 	// pending is the connection Ensure made, which the first request uses.
 	pending net.Conn
-	restart func(ctx context.Context) (*Client, error)
 	warned  bool
 }
 

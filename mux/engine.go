@@ -120,7 +120,6 @@ func (e *Engine) addSecrets(endpoints map[string]manifests.Endpoint) {
 // NewEngineFor is the engine for a configuration, with this process's
 // environment and the user's catalog cache.
 func NewEngineFor(cfg *Config, opts upstream.Options) *Engine {
-	opts.OmitEnv = append(opts.OmitEnv, selectorEnv...) // servers do not inherit them
 	eng := NewEngine(cfg.Surface, cfg.Endpoints, os.LookupEnv, opts)
 	// The catalog cache is an optimisation: without one, search connects.
 	if dir, err := catalog.DefaultCacheDir(); err == nil {

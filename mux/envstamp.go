@@ -3,58 +3,61 @@ package mux
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/mcpsh/mcp/manifests"
 )
 
-// EnvStamp names the environment variables of a multiplexer and digests
-// their values. A multiplexer outside a session expands ${VAR} with the
-// environment it started in, and every server it starts inherits it, so a
-// client whose environment differs should not use it.
-type EnvStamp struct {
-	Names  []string `json:"names,omitempty"`
-	Digest string   `json:"digest,omitempty"`
-}
+// A multiplexer outside a session is what its servers see: it is named by
+// the recipe, the agent, the binary (Target.Key) and the digest of the
+// variables that reach its servers, that its configuration's ${VAR}s
+// read, or that mcp itself reads (envIdentity). A terminal's, a tab's, a
+// window's or an SSH login's variables are none of these, so every
+// terminal of a user shares one warm multiplexer; two environments that
+// really differ get one each, side by side.
 
 // readyEnv marks a multiplexer started by Ensure.
 const readyEnv = "MCP_MUX_READY_FD"
 
-// shellEnv are variables a shell or terminal changes on its own, which no
-// server should depend on.
-var shellEnv = []string{
-	"PWD", "OLDPWD", "SHLVL", "_", "COLUMNS", "LINES", "TERM", "COLORTERM", "TERM_PROGRAM",
-	"TERM_PROGRAM_VERSION", "TMUX_PANE", "WINDOWID", "SSH_TTY", "PS1", "PS2", "PROMPT_COMMAND",
-	readyEnv,
-}
+// ownEnv are the variables mcp itself reads in a multiplexer: where its
+// trust store, tokens, catalog cache and index live. Variables named
+// MCP_* (its idle times, auto-follow) count too, but those that only say
+// which multiplexer to run (selectorEnv) and readyEnv.
+var ownEnv = []string{"XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"}
 
-// StampEnv stamps this process's environment, leaving out the shell's own
-// variables and those in ignore (which only say which multiplexer to run).
-func StampEnv(ignore ...string) EnvStamp {
-	names := envNames(nil, ignore)
-	return EnvStamp{Names: names, Digest: envDigest(names, ignore)}
-}
-
-// envNames adds this environment's variable names, but the shell's and
-// ignore, to names, sorted and without repeats.
-func envNames(names, ignore []string) []string {
-	out := slices.Clone(names)
-	for _, kv := range os.Environ() {
+// envIdentity is the digest of what of environ a multiplexer serving eps
+// depends on.
+func envIdentity(eps map[string]manifests.Endpoint, environ []string) string {
+	h := sha256.New()
+	for _, kv := range manifests.IdentityEnv(eps, environ) {
+		h.Write([]byte(kv))
+		h.Write([]byte{0})
+	}
+	h.Write([]byte{1})
+	for _, kv := range environ {
 		k, _, _ := strings.Cut(kv, "=")
-		if !slices.Contains(shellEnv, k) && !slices.Contains(ignore, k) {
-			out = append(out, k)
+		if mcpOwn(k) {
+			h.Write([]byte(kv))
+			h.Write([]byte{0})
 		}
 	}
-	slices.Sort(out)
-	return slices.Compact(out)
+	return hex.EncodeToString(h.Sum(nil)[:6])
 }
 
-func envDigest(names, ignore []string) string {
-	h := sha256.New()
-	for _, n := range envNames(names, ignore) {
-		v, ok := os.LookupEnv(n)
-		fmt.Fprintf(h, "%s\x00%v\x00%s\x00", n, ok, v)
+// mcpOwn says whether the variable k is one mcp reads in a multiplexer.
+func mcpOwn(k string) bool {
+	if slices.Contains(ownEnv, k) {
+		return true
 	}
-	return hex.EncodeToString(h.Sum(nil)[:12])
+	return strings.HasPrefix(k, "MCP_") && !slices.Contains(selectorEnv, k) && k != readyEnv
+}
+
+// sortedEnviron is os.Environ() sorted, so that the digest does not
+// depend on the order a shell exported its variables in.
+func sortedEnviron() []string {
+	env := os.Environ()
+	slices.Sort(env)
+	return env
 }

@@ -1,29 +1,42 @@
 package mux
 
-import "testing"
+import (
+	"testing"
 
-// matches says whether this process's environment is the one s stamped,
-// as a multiplexer decides it: by the digest of a fresh stamp.
-func matches(s EnvStamp) bool { return StampEnv("MCP_TEST_WHICH").Digest == s.Digest }
+	"github.com/mcpsh/mcp/internal/session"
+	"github.com/mcpsh/mcp/manifests"
+)
 
-func TestEnvStamp(t *testing.T) {
-	t.Setenv("MCP_TEST_TOKEN", "one")
-	s := StampEnv("MCP_TEST_WHICH")
-	if !matches(s) {
-		t.Fatal("a stamp does not match the environment it was made in")
+// Two terminals, tabs, windows or SSH logins of one user are one
+// multiplexer; what reaches servers, what ${VAR}s read and what mcp
+// itself reads make another.
+func TestEnvIdentity(t *testing.T) {
+	eps := map[string]manifests.Endpoint{"a": {Command: "x", Env: map[string]string{"K": "${API_TOKEN}"}}}
+	base := []string{"HOME=/home/ada", "PATH=/usr/bin", "API_TOKEN=one", "TERM=xterm-256color", "TERM_SESSION_ID=A"}
+	id := envIdentity(eps, base)
+	same := [][]string{
+		{"HOME=/home/ada", "PATH=/usr/bin", "API_TOKEN=one", "TERM=tmux-256color", "TERM_SESSION_ID=B", "TMUX_PANE=%1"},
+		{"HOME=/home/ada", "PATH=/usr/bin", "API_TOKEN=one", "KITTY_WINDOW_ID=3", "WEZTERM_PANE=2", "SSH_CONNECTION=a b c d"},
+		{"HOME=/home/ada", "PATH=/usr/bin", "API_TOKEN=one", "GNOME_TERMINAL_SCREEN=/x", "VSCODE_IPC_HOOK_CLI=/run/v", "OLDPWD=/", "SHLVL=3"},
+		{"HOME=/home/ada", "PATH=/usr/bin", "API_TOKEN=one", session.EnvVar + "=x", "MCP_NO_MUX="},
+		{"HOME=/home/ada", "PATH=/usr/bin", "API_TOKEN=one", "GITHUB_TOKEN=not read by this recipe"},
 	}
-	t.Setenv("MCP_TEST_WHICH", "x") // ignored: says which multiplexer
-	t.Setenv("PWD", "/elsewhere")   // the shell's own
-	if !matches(s) {
-		t.Error("an ignored or shell variable changed the match")
+	for _, env := range same {
+		if got := envIdentity(eps, env); got != id {
+			t.Errorf("envIdentity(%q) = %s, want %s: nothing a server sees differs", env, got, id)
+		}
 	}
-	t.Setenv("MCP_TEST_TOKEN", "two")
-	if matches(s) {
-		t.Error("a changed value still matches")
+	differ := [][]string{
+		{"HOME=/home/ada", "PATH=/usr/bin", "API_TOKEN=two"},
+		{"HOME=/home/ada", "PATH=/usr/bin"},
+		{"HOME=/home/ada", "PATH=/opt/bin:/usr/bin", "API_TOKEN=one"},
+		{"HOME=/home/ada", "PATH=/usr/bin", "API_TOKEN=one", "LANG=fr_FR.UTF-8"},
+		{"HOME=/home/ada", "PATH=/usr/bin", "API_TOKEN=one", "XDG_CONFIG_HOME=/elsewhere"},
+		{"HOME=/home/ada", "PATH=/usr/bin", "API_TOKEN=one", "MCP_UPSTREAM_IDLE=1s"},
 	}
-	t.Setenv("MCP_TEST_TOKEN", "one")
-	t.Setenv("MCP_TEST_NEW", "1")
-	if matches(s) {
-		t.Error("a new variable still matches")
+	for _, env := range differ {
+		if got := envIdentity(eps, env); got == id {
+			t.Errorf("envIdentity(%q) = %s, the same as %q's", env, got, base)
+		}
 	}
 }

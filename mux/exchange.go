@@ -12,8 +12,8 @@ import (
 
 // do sends one request and decodes the final response into r. A wire
 // error in the response comes back as the typed error it stands for. A
-// multiplexer of another environment (Stale) is replaced once, and the
-// request sent to the new one.
+// multiplexer of another environment (Stale) is never stopped: it may be
+// serving another terminal's call.
 func (c *Client) do(ctx context.Context, req *request, r *response) error {
 	req.V, req.Env, req.Session = wireVersion, c.env, c.session
 	if opFields[req.Op].allowed&fProgress != 0 {
@@ -24,14 +24,6 @@ func (c *Client) do(ctx context.Context, req *request, r *response) error {
 	if err := c.exchange(ctx, req, r); err != nil {
 		return err
 	}
-	if r.Stale && c.env != "" {
-		if err := c.replace(ctx); err != nil {
-			return err
-		}
-		if err := c.exchange(ctx, req, r); err != nil {
-			return err
-		}
-	}
 	switch {
 	case r.Version != 0 && r.Version != wireVersion:
 		return fmt.Errorf("the multiplexer on %s speaks another protocol", c.socket)
@@ -40,23 +32,6 @@ func (c *Client) do(ctx context.Context, req *request, r *response) error {
 	}
 	c.warnOnce(r.Warnings)
 	return decodeError(r.Error)
-}
-
-// replace stops a multiplexer of another environment and starts one in
-// this process's, once: concurrent requests that were answered Stale all
-// wait for the one replacement and then go to the new multiplexer.
-func (c *Client) replace(ctx context.Context) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.restart == nil {
-		return nil // replaced already
-	}
-	fresh, err := c.restart(ctx)
-	if err != nil {
-		return err
-	}
-	c.pending, c.restart = fresh.pending, nil
-	return nil
 }
 
 // warnOnce passes the configuration's warnings on, the first time.

@@ -87,7 +87,7 @@ func guestError(w *WireError) *WireError {
 // the server's, a login, the host's configuration), and with whether it
 // timed out or was cancelled.
 func guestUnavailable(w *WireError) *WireError {
-	w.Stderr = ""
+	w.Stderr, w.Withheld = "", nil
 	if w.Cause != nil && w.Cause.Kind != "error" {
 		w.Cause = guestError(w.Cause)
 		w.Message = w.Cause.Message

@@ -102,11 +102,14 @@ func daemonOptions(t Target, log *slog.Logger, opts upstream.Options) Options {
 	d := Options{
 		Label:        t.label(),
 		Logger:       log,
-		IgnoreEnv:    selectorEnv,
 		Idle:         envDuration(idleEnv, defaultIdle),
 		UpstreamIdle: envDuration(upIdleEnv, defaultIdle),
 		NewEngine:    func(cfg *Config) *Engine { return NewEngineFor(cfg, opts) },
 		Load:         t.Load,
+	}
+	if !t.InSession {
+		d.Identity = t.Env
+		d.IdentityOf = func(cfg *Config) string { return envIdentity(cfg.Endpoints, sortedEnviron()) }
 	}
 	if t.InSession {
 		d.Session = t.Session

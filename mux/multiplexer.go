@@ -143,9 +143,14 @@ type Options struct {
 	// Guest is the uid of the other user the session's multiplexer also
 	// serves (the four verbs only), if any.
 	Guest *int
-	// IgnoreEnv are variables left out of the multiplexer's environment
-	// stamp: those that only say which multiplexer to run.
-	IgnoreEnv []string
+	// Identity, outside a session, is the digest of the environment its
+	// servers see (Target.Env), which names its socket: a request naming
+	// another is answered Stale. IdentityOf says what it is for a
+	// configuration as read now; a multiplexer whose configuration reads
+	// other variables than it did is retired (no client names it any
+	// more) and ends once its requests have.
+	Identity   string
+	IdentityOf func(*Config) string
 	// ConnWarnings, if set, holds the warnings of the engine's connections,
 	// passed on with the responses to requests that concern their server.
 	ConnWarnings *ConnWarnings
@@ -170,7 +175,6 @@ type Status struct {
 type Multiplexer struct {
 	opts    Options
 	eng     *Engine
-	env     EnvStamp
 	log     *slog.Logger
 	started time.Time
 
@@ -181,6 +185,9 @@ type Multiplexer struct {
 	reloads  atomic.Int64
 	inFlight atomic.Int64
 	lastReq  atomic.Int64
+	// retired says the configuration now reads other variables than
+	// the ones the multiplexer is named by.
+	retired atomic.Bool
 
 	stopOnce sync.Once
 	stopped  chan struct{}
@@ -227,11 +234,12 @@ func New(opts Options) (*Multiplexer, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	d := &Multiplexer{opts: opts, cfg: cfg, log: opts.Logger, started: time.Now(), stopped: make(chan struct{}), env: StampEnv(opts.IgnoreEnv...),
+	d := &Multiplexer{opts: opts, cfg: cfg, log: opts.Logger, started: time.Now(), stopped: make(chan struct{}),
 		guestReads: make(chan struct{}, maxGuestReads)}
 	d.refused = &refusalLog{log: opts.Logger, interval: refusalInterval}
 	d.eng = opts.NewEngine(cfg)
 	d.lastReq.Store(time.Now().UnixNano())
+	d.checkIdentity(cfg)
 	return d, nil
 }
 
@@ -385,6 +393,11 @@ func (d *Multiplexer) housekeep(ctx context.Context) {
 			d.Stop()
 			return
 		}
+		if d.retired.Load() && d.inFlight.Load() == 0 {
+			d.log.Info("retired, and no request in flight: exiting")
+			d.Stop()
+			return
+		}
 		if d.opts.Alive != nil && !d.opts.Alive() {
 			d.log.Info("session ended, exiting")
 			d.Stop()
@@ -466,5 +479,21 @@ func (d *Multiplexer) reload() *Config {
 	d.cfg = cfg
 	d.eng.Reconfigure(cfg.Surface, cfg.Endpoints)
 	d.log.Info("configuration reloaded")
+	d.checkIdentity(cfg)
 	return cfg
+}
+
+// checkIdentity retires the multiplexer when cfg makes its servers see
+// another environment than the one its socket is named by: a client of
+// the same environment now computes another name, and starts another
+// multiplexer, while this one finishes what it was asked.
+func (d *Multiplexer) checkIdentity(cfg *Config) {
+	if d.opts.IdentityOf == nil {
+		return
+	}
+	now := d.opts.IdentityOf(cfg) != d.opts.Identity
+	if now && !d.retired.Load() {
+		d.log.Info("the configuration reads other variables now: retired, exiting once no request is in flight")
+	}
+	d.retired.Store(now)
 }

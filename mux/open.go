@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/clip"
@@ -149,10 +148,12 @@ func (e *WrongSessionError) Error() string {
 }
 
 // client is a client of t's multiplexer, started when none is running.
-// Outside a session the multiplexer must run in this process's
-// environment: one started from another gives way to one started from
-// ours on the first request.
+// Outside a session that is the multiplexer of this process's environment
+// as the target's servers see it (Identified): another terminal's, tab's
+// or SSH login's is the same one, and one whose servers would see other
+// values runs beside it, never stopped by this one.
 func (t Target) client(ctx context.Context, o OpenOptions) (*Client, error) {
+	t = t.Identified()
 	socket, err := t.Socket()
 	if err != nil {
 		return nil, err
@@ -177,14 +178,7 @@ func (t Target) client(ctx context.Context, o OpenOptions) (*Client, error) {
 	c.session = t.Session
 	if !t.InSession {
 		c.warn = o.Warn
-		c.env = StampEnv(selectorEnv...).Digest
-		c.restart = func(ctx context.Context) (*Client, error) {
-			_ = (&Client{socket: socket}).Stop(ctx)
-			if !WaitGone(socket, 5*time.Second) {
-				return nil, errors.New("the multiplexer for another environment did not stop")
-			}
-			return start(ctx)
-		}
+		c.env = t.Env
 	}
 	return c, nil
 }

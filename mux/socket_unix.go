@@ -108,8 +108,9 @@ func SocketDir() (string, error) {
 	return filepath.Dir(p), nil
 }
 
-// keyLen is the length of the keys the CLI names multiplexers by.
-const keyLen = 20
+// keyLen is the length of the longest name of a socket, without its
+// suffix: a target's key, "-" and its environment's (Target.SocketKey).
+const keyLen = 20 + 1 + 12
 
 // Listen takes the socket's lock, removes a socket left by a multiplexer
 // that died, and listens (the socket is 0600). The returned release

@@ -249,27 +249,18 @@ func List(ctx context.Context) ([]Instance, error) {
 	return out, nil
 }
 
-// StopHost stops the multiplexers outside a session: t's, or with all set
-// every one of this user's. It returns how many it stopped.
+// StopHost stops the multiplexers outside a session: t's (one for each
+// environment its servers see), or with all set every one of this
+// user's. It returns how many it stopped.
 func StopHost(ctx context.Context, t Target, all bool) (int, error) {
+	ms, err := List(ctx)
+	if err != nil {
+		return 0, err
+	}
 	var sockets []string
-	if all {
-		ms, err := List(ctx)
-		if err != nil {
-			return 0, err
-		}
-		for _, m := range ms {
-			if m.Status.Session == "" {
-				sockets = append(sockets, m.Socket)
-			}
-		}
-	} else {
-		s, err := t.Socket()
-		if err != nil {
-			return 0, err
-		}
-		if Running(s) {
-			sockets = append(sockets, s)
+	for _, m := range ms {
+		if m.Status.Session == "" && (all || strings.HasPrefix(filepath.Base(m.Socket), t.Key()+"-")) {
+			sockets = append(sockets, m.Socket)
 		}
 	}
 	for i, s := range sockets {

@@ -62,6 +62,10 @@ type Target struct {
 	Root  string `json:"root"`
 	User  bool   `json:"user,omitempty"`
 	Agent string `json:"agent,omitempty"`
+	// Env, outside a session, is the digest of what of the environment
+	// its servers and configuration see (envIdentity): one multiplexer
+	// for each, side by side. Identified fills it in.
+	Env string `json:"env,omitempty"`
 
 	// TrustOnce trusts the recipe for this invocation only, as the person
 	// at the command line asked (--trust): nothing is recorded, and no
@@ -96,9 +100,10 @@ func HostTarget(root string, user bool, agent string) (Target, error) {
 	return Target{Root: abs, User: user, Agent: agent}, nil
 }
 
-// Key names the target's multiplexer: a session, or a recipe, agent and
+// Key names the target's multiplexers: a session, or a recipe, agent and
 // build of this binary, so that a rebuilt mcp never talks to a multiplexer
-// of the old one.
+// of the old one. Outside a session each environment the target's servers
+// may see (Env) has a multiplexer of its own, named by both.
 func (t Target) Key() string {
 	h := sha256.New()
 	if t.InSession {
@@ -117,7 +122,42 @@ func (t Target) Socket() (string, error) {
 		}
 		return t.socket, nil
 	}
-	return SocketPath(t.Key())
+	if t.Env == "" {
+		return "", errors.New("the multiplexer's environment is not identified")
+	}
+	return SocketPath(t.SocketKey())
+}
+
+// SocketKey is the name of the target's socket, without its directory
+// and suffix: a session's key, or outside one the target's key and its
+// environment's identity.
+func (t Target) SocketKey() string {
+	if t.InSession {
+		return t.Key()
+	}
+	return t.Key() + "-" + t.Env
+}
+
+// Identified is t with Env filled in outside a session: the digest of
+// this process's environment as the servers of the target's recipe, and
+// its ${VAR}s, would see it.
+func (t Target) Identified() Target { return t.IdentifiedIn(os.Environ()) }
+
+// IdentifiedIn is Identified for a process whose environment is environ.
+// A recipe that cannot be read counts with no endpoint; the multiplexer
+// started for it says what is wrong.
+func (t Target) IdentifiedIn(environ []string) Target {
+	if t.InSession || t.Env != "" {
+		return t
+	}
+	var eps map[string]manifests.Endpoint
+	if r, err := manifests.Read(t.Root, t.User); err == nil {
+		eps = r.Endpoints
+	}
+	environ = slices.Clone(environ)
+	slices.Sort(environ)
+	t.Env = envIdentity(eps, environ)
+	return t
 }
 
 // exeStamp identifies this build of the binary.

@@ -20,6 +20,7 @@ type WireError struct {
 	Message  string          `json:"message"`
 	Server   string          `json:"server,omitempty"`
 	Stderr   string          `json:"stderr,omitempty"`
+	Withheld []string        `json:"withheld,omitempty"`
 	Data     json.RawMessage `json:"data,omitempty"`
 	Lines    []string        `json:"lines,omitempty"`
 	Timeout  bool            `json:"timeout,omitempty"`
@@ -92,7 +93,7 @@ func encodeError(err error) *WireError {
 	var one *manifests.Error
 	switch {
 	case errors.As(err, &ue):
-		w.Kind, w.Server, w.Stderr = "unavailable", ue.Server, ue.Stderr
+		w.Kind, w.Server, w.Stderr, w.Withheld = "unavailable", ue.Server, ue.Stderr, ue.Withheld
 		w.Message = errMessage(ue.Err)
 		if ue.Err != nil {
 			w.Cause = encodeError(ue.Err)
@@ -137,7 +138,7 @@ func decodeError(w *WireError) error {
 		if w.Cause != nil {
 			cause = decodeError(w.Cause)
 		}
-		return &upstream.UnavailableError{Server: w.Server, Err: cause, Stderr: w.Stderr}
+		return &upstream.UnavailableError{Server: w.Server, Err: cause, Stderr: w.Stderr, Withheld: w.Withheld}
 	case "config":
 		errs := make(manifests.Errors, 0, len(w.Lines))
 		for _, l := range w.Lines {

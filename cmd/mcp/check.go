@@ -66,6 +66,9 @@ func printReport(a *app, rep *catalog.Report, r *manifests.Recipe) {
 		fmt.Fprintln(w, "package boundary:")
 		for _, srv := range rep.Boundary.Servers {
 			fmt.Fprintf(w, "  %s  %s%s\n", srv.ID, srv.Describe(), endpointNote(r, srv.ID))
+			if env, ok := rep.Env[srv.ID]; ok {
+				fmt.Fprintf(w, "    env: %s\n", envLine(env))
+			}
 		}
 	}
 	names := make([]string, 0, len(rep.Agents))
@@ -96,6 +99,25 @@ func printReport(a *app, rep *catalog.Report, r *manifests.Recipe) {
 	if len(rep.Problems) == 0 {
 		fmt.Fprintln(w, "ok")
 	}
+}
+
+// envLine names the variables a server gets, by where they come from.
+func envLine(n manifests.EnvNames) string {
+	parts := []string{"base " + orNone(n.Base)}
+	if len(n.Passed) > 0 {
+		parts = append(parts, "passed "+strings.Join(n.Passed, " "))
+	}
+	if len(n.Declared) > 0 {
+		parts = append(parts, "declared "+strings.Join(n.Declared, " "))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func orNone(names []string) string {
+	if len(names) == 0 {
+		return "(none)"
+	}
+	return strings.Join(names, " ")
 }
 
 // endpointNote says where a server lives without printing anything secret:

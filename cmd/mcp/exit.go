@@ -125,8 +125,36 @@ func hint(err error) string {
 		case errors.Is(err, context.DeadlineExceeded):
 			return "raise --timeout if the tool needs longer"
 		}
+		var ue *upstream.UnavailableError
+		if errors.As(err, &ue) && len(ue.Withheld) > 0 {
+			return withheldHint(ue)
+		}
 	}
 	return ""
+}
+
+// withheldHint names the host variables a server that failed to start
+// did not get, and how to pass one: servers get only a base set and what
+// their entry declares, where they used to inherit everything.
+func withheldHint(ue *upstream.UnavailableError) string {
+	names := ue.Withheld
+	// One the server named on stderr is the one it wants.
+	for _, n := range names {
+		if strings.Contains(ue.Stderr, n) {
+			names = []string{n}
+			break
+		}
+	}
+	shown := names
+	if len(shown) > 3 {
+		shown = shown[:3]
+	}
+	list := strings.Join(shown, ", ")
+	if len(names) > len(shown) {
+		list += fmt.Sprintf(" and %d more", len(names)-len(shown))
+	}
+	return fmt.Sprintf(`servers get only a base environment and what their entry declares: %s did not get %s; pass one with "env": {"%s": "${%s}"} or "passEnv": ["%s"] in its entry`,
+		ue.Server, list, names[0], names[0], names[0])
 }
 
 // unknownArgsHint gives the tool's signature, and --allow-unknown only for

@@ -36,7 +36,7 @@ const muxPackage = `{"name": "muxtest", "pi": {"mcp": {"manifests": ["mcp.json"]
 
 const muxManifest = `{"mcpServers": {
   "fake": {"command": "fake-server", "env": {"FAKE_EVENTS": "${FAKE_EVENTS}", "FAKE_GRANDCHILD": "${FAKE_GRANDCHILD:-0}", "FAKE_STDOUT_LOGS": "${FAKE_STDOUT_LOGS:-0}", "FAKE_IGNORE_EOF": "${FAKE_IGNORE_EOF:-0}"}},
-  "other": {"command": "fake-server"}}}`
+  "other": {"command": "fake-server", "env": {"FAKE_EXIT_AT_START": "${FAKE_EXIT_AT_START:-0}"}}}}`
 
 func newMuxEnv(t *testing.T) *muxEnv {
 	t.Helper()
@@ -153,7 +153,14 @@ func (m *muxEnv) expect(code int, want string, args ...string) result {
 
 // socket is where the multiplexer outside a session for agent listens.
 func (m *muxEnv) socket(agent string) string {
-	return m.socketOf(mux.Target{Root: m.root, Agent: agent}.Key())
+	return m.socketIn(nil, agent)
+}
+
+// socketIn is where the multiplexer outside a session for agent listens
+// for an invocation with extraEnv beside the test's environment.
+func (m *muxEnv) socketIn(extraEnv []string, agent string) string {
+	env := append(append([]string{}, m.env...), extraEnv...)
+	return m.socketOf(mux.Target{Root: m.root, Agent: agent}.IdentifiedIn(env).SocketKey())
 }
 
 // sessionSocket is where the multiplexer of a session listens, from the

@@ -114,10 +114,18 @@ func TestMuxIdle(t *testing.T) {
 	}
 	m.must("call", "fake.echo", "message=again")
 
+	long := sock
 	m.env = append(m.env, "MCP_MUX_IDLE=500ms")
-	m.must("call", "fake.echo", "message=hi") // a new environment: a new multiplexer
+	m.must("call", "fake.echo", "message=hi") // another idle time: another multiplexer, beside the first
+	sock = m.socket("")
+	if sock == long || !mux.Running(long) {
+		t.Fatalf("the multiplexer of MCP_MUX_IDLE=500ms is %s, the first %s (running: %v)", sock, long, mux.Running(long))
+	}
 	if !mux.WaitGone(sock, 10*time.Second) {
 		t.Fatal("the idle multiplexer did not exit")
+	}
+	if !mux.Running(long) {
+		t.Error("the multiplexer of MCP_MUX_IDLE=1h exited with the other")
 	}
 	for _, f := range []string{sock, sock + ".lock", sock + ".log"} {
 		if _, err := os.Stat(f); !os.IsNotExist(err) {

@@ -147,6 +147,9 @@ func runConsole(t *testing.T, dir, path string, steps []consoleStep) [][]string 
 	home := t.TempDir()
 	tmp := filepath.Join(home, "tmp")
 	mkdir(t, tmp)
+	// npm's settings in the home's .npmrc, where a server run through npx
+	// reads them too: servers get HOME, not the shell's npm_config_*.
+	writeFile(t, filepath.Join(home, ".npmrc"), "cache="+npmCache(t)+"\nprefer-offline=true\n")
 	t.Cleanup(func() { stopDaemons(t, filepath.Join(tmp, "mcp-"+strconv.Itoa(os.Getuid()))) })
 	var script strings.Builder
 	script.WriteString("exec 2>&1\n")
@@ -165,6 +168,7 @@ func runConsole(t *testing.T, dir, path string, steps []consoleStep) [][]string 
 		"GOCACHE=" + goEnv(t, "GOCACHE"), "GOMODCACHE=" + goEnv(t, "GOMODCACHE"), "GOPATH=" + goEnv(t, "GOPATH"),
 		"GOFLAGS=" + os.Getenv("GOFLAGS"), "GOPROXY=" + goEnv(t, "GOPROXY"), "GOTOOLCHAIN=" + os.Getenv("GOTOOLCHAIN"),
 		"TERM=dumb", "npm_config_cache=" + npmCache(t), "npm_config_prefer_offline=true",
+		"USER=you", "LOGNAME=you", "SHELL=/bin/bash", "LANG=C.UTF-8",
 	}
 	out, err := cmd.Output()
 	if err != nil {

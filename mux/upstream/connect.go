@@ -90,11 +90,6 @@ type Options struct {
 	// Revisions, if set, remembers per endpoint the protocol revision that
 	// worked, so that the next connect speaks it at once (negotiate.go).
 	Revisions RevisionMemory
-	// OmitEnv names variables of this process's environment that stdio
-	// servers do not inherit (mcp's own, which say which multiplexer to
-	// use). A value the endpoint's env sets reaches the server all the
-	// same: the user asked for it.
-	OmitEnv []string
 }
 
 // httpTransport is the transport of an HTTP connection to ep.

@@ -5,12 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
-	"slices"
 	"strings"
 	"time"
 
@@ -49,17 +46,18 @@ type process struct {
 	stderrDone chan struct{} // closed once stderr reached EOF
 }
 
-// startProcess starts ep.Command in its own process group with
-// os.Environ() less the variables omit names, plus ep.Env, in ep.Cwd. A
+// startProcess starts ep.Command in its own process group with the
+// environment its entry declares (ep.ServerEnv of this process's), in
+// ep.Cwd. A
 // relative command with a slash in it is taken relative to ep.Dir, the
 // directory of the file that declared it.
-func startProcess(ep manifests.Endpoint, mirror io.Writer, omit []string) (*process, error) {
+func startProcess(ep manifests.Endpoint, mirror io.Writer) (*process, error) {
 	path := ep.Command
 	if ep.Dir != "" && !filepath.IsAbs(path) && strings.ContainsRune(path, filepath.Separator) {
 		path = filepath.Join(ep.Dir, path)
 	}
 	cmd := exec.Command(path, ep.Args...)
-	cmd.Env = serverEnv(os.Environ(), omit, ep.Env)
+	cmd.Env = ep.ServerEnv(os.Environ())
 	cmd.Dir = ep.Cwd
 	ownGroup(cmd)
 
@@ -124,30 +122,6 @@ func startProcess(ep manifests.Endpoint, mirror io.Writer, omit []string) (*proc
 		close(p.exited)
 	}()
 	return p, nil
-}
-
-// serverEnv is environ without the variables omit names, then env.
-func serverEnv(environ, omit []string, env map[string]string) []string {
-	out := make([]string, 0, len(environ)+len(env))
-	for _, kv := range environ {
-		k, _, _ := strings.Cut(kv, "=")
-		if !slices.ContainsFunc(omit, func(o string) bool { return sameEnvName(o, k) }) {
-			out = append(out, kv)
-		}
-	}
-	for _, k := range slices.Sorted(maps.Keys(env)) {
-		out = append(out, k+"="+env[k])
-	}
-	return out
-}
-
-// sameEnvName says whether a and b name the same variable: on Windows,
-// whatever their case.
-func sameEnvName(a, b string) bool {
-	if runtime.GOOS == "windows" {
-		return strings.EqualFold(a, b)
-	}
-	return a == b
 }
 
 // forgiving is a writer whose errors are ignored.
@@ -235,7 +209,7 @@ func connectStdio(ctx context.Context, ep manifests.Endpoint, opts Options, revi
 	if revision == Modern {
 		u.modern = newModern(revision, u.capabilities(), opts)
 	}
-	p, err := startProcess(ep, opts.Stderr, opts.OmitEnv)
+	p, err := startProcess(ep, opts.Stderr)
 	if err != nil {
 		u.Close()
 		return nil, u.unavailable(u.redact(fmt.Errorf("start %s: %w", ep.Command, err)))
@@ -263,12 +237,24 @@ func connectStdio(ctx context.Context, ep manifests.Endpoint, opts Options, revi
 		refused := u.modern == nil && ctx.Err() == nil && refusesHandshake(err)
 		err = u.connectError(ctx, opts, err)
 		u.Close()
+		withheld(err, ep)
 		if refused {
 			return nil, &refusedError{err: err}
 		}
 		return nil, err
 	}
 	return u, nil
+}
+
+// withheld names, in err when it says the server failed to start, the
+// host variables that look like credentials and that it did not get: a
+// server that needs one now fails where mcp used to pass the whole
+// environment on.
+func withheld(err error, ep manifests.Endpoint) {
+	var ue *UnavailableError
+	if errors.As(err, &ue) && ue.Withheld == nil {
+		ue.Withheld = ep.Withheld(os.Environ())
+	}
 }
 
 // watchExit turns an unexpected exit of the server into a dead connection:

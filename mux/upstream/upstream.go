@@ -55,6 +55,10 @@ type UnavailableError struct {
 	// Stderr holds the last lines a stdio server wrote to stderr, when it
 	// failed to start or initialize or exited; empty otherwise.
 	Stderr string
+	// Withheld names the host's variables that look like credentials and
+	// that a stdio server which failed to start did not get (its entry
+	// neither declares nor passes them): what it may have needed.
+	Withheld []string
 }
 
 func (e *UnavailableError) ExitCode() int { return exit.Upstream }
