@@ -9,7 +9,7 @@ import (
 )
 
 // ConnWarnings gathers what a multiplexer's connections leave out (a tool
-// not offered, and why; an installed package not started directly:
+// not offered, and why; a request for input not relayed:
 // upstream.Options.OnWarning), so that the clients whose requests list a
 // server's tools see it as a process connecting on its own would.
 type ConnWarnings struct {

@@ -298,8 +298,9 @@ func (e *Engine) dial(key, server string, ep manifests.Endpoint, found bool, c *
 		c.err = &NoEndpointError{Server: server}
 	} else if ep, err := ep.ExpandSecrets(e.lookup, e.opts.Secrets); err != nil {
 		c.err = err
+	} else if ep, err = upstream.DirectCommand(ep); err != nil {
+		c.err = err
 	} else {
-		ep = upstream.DirectCommand(ep, e.opts.OnWarning)
 		c.up, c.err = upstream.Connect(e.life, ep, e.opts)
 	}
 	if c.err != nil {

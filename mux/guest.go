@@ -10,8 +10,9 @@ import (
 // What a session's guest reads of an answer is what the CLI prints for it,
 // and no more. The host's recipe, its files and its environment are the
 // host's: an error that would name them (an untrusted directory, a broken
-// configuration file, a missing variable) reaches the guest as the fact
-// that the server or session cannot be used, and who can fix it.
+// configuration file, a missing variable, another user's package where
+// the host's server would start) reaches the guest as the fact that the
+// server or session cannot be used, and who can fix it.
 
 // HostSideError is a failure only the user who started the session can
 // fix, as a guest sees it.
@@ -60,6 +61,7 @@ func guestError(w *WireError) *WireError {
 		return guestUnavailable(w)
 	}
 	var what, word string
+	code := exit.Config
 	switch w.Kind {
 	case "untrusted":
 		what, word = "its recipe is not trusted as it is now", "untrusted"
@@ -67,6 +69,9 @@ func guestError(w *WireError) *WireError {
 		what, word = "its configuration cannot be read", "misconfigured"
 	case "missing_var":
 		what, word = "its configuration names a variable that is not set", "misconfigured"
+	case "foreign_package":
+		what, word = "the package it would run is another user's, or others may change it", "not started"
+		code = exit.Upstream
 	default:
 		return w
 	}
@@ -77,7 +82,7 @@ func guestError(w *WireError) *WireError {
 	if named.Server == "" {
 		named.Server = w.Server
 	}
-	return encodeError(&HostSideError{Server: named.Server, What: what, Word: word, Code: exit.Config})
+	return encodeError(&HostSideError{Server: named.Server, What: what, Word: word, Code: code})
 }
 
 // guestUnavailable is a server that could not be reached, as the guest

@@ -64,6 +64,7 @@ var wireKinds = []wireKind{
 	kind[upstream.RPCError]("rpc"),
 	kind[upstream.InvalidReplyError]("invalid_reply"),
 	kind[upstream.StartingError]("starting"),
+	kind[upstream.ForeignPackageError]("foreign_package"),
 	kind[manifests.MissingVarError]("missing_var"),
 	kind[manifests.UntrustedError]("untrusted"),
 	kind[auth.LoginRequiredError]("login_required"),

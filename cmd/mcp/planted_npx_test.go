@@ -3,11 +3,13 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/mcpsh/mcp/internal/exit"
 	"github.com/mcpsh/mcp/internal/testenv"
 )
 
@@ -17,12 +19,14 @@ const everythingSpec = "@modelcontextprotocol/server-everything@2026.8.31"
 // server is `npx -y PACKAGE@VERSION`, where another user has installed
 // PACKAGE at VERSION in the world-writable directory's node_modules: the
 // planted binary never runs, whether mcp connects directly, through the
-// recipe's multiplexer or through a session; the server runs through the
-// runner as written. With a package.json of its own in the recipe, npm
-// looks no higher and neither does mcp; without one, npm's local prefix is
-// the world-writable directory, and mcp says once that it passes over what
-// another user owns there. The user's own package in the recipe's own
-// node_modules still starts without the runner.
+// recipe's multiplexer or through a session. With a package.json of its
+// own in the recipe, npm looks no higher and neither does mcp: the server
+// runs through the runner as written. Without one, npm's local prefix is
+// the world-writable directory, where npx would run the other user's
+// package: the server is refused (exit 4, one line naming what another
+// user owns and who), and the runner is not started either. The user's own
+// package in the recipe's own node_modules still starts without the
+// runner.
 func TestPlantedNpxPackage(t *testing.T) {
 	m := newMuxEnv(t)
 	if os.Getuid() != 0 {
@@ -33,15 +37,16 @@ func TestPlantedNpxPackage(t *testing.T) {
 	manifest := `{"mcpServers": {"everything": {"command": "npx", "args": ["-y", "` + everythingSpec + `", "stdio"]}}}`
 	recipe := `{"pi": {"mcp": {"manifests": ["mcp.json"], "servers": [{"id": "everything", "tools": {"include": ["echo"]}}]}}}`
 	own := filepath.Join(x, "own")
+	refused := "mcp: error: server everything not started: " + filepath.Join(x, "node_modules") + " belongs to " + attacker.Owner() +
+		": npx would run another user's package; remove it or install it yourself\n"
 	for _, tc := range []struct {
-		dir    string
-		files  map[string]string
-		runner bool   // started through the runner
-		warn   string // what the direct call warns of, "" for nothing
+		dir     string
+		files   map[string]string
+		runner  bool   // started through the runner
+		refused string // the one line of a refusal, "" when the call works
 	}{
 		{"with-package-json", map[string]string{"package.json": recipe, "mcp.json": manifest}, true, ""},
-		{"without-package-json", map[string]string{".mcp.json": manifest}, true,
-			filepath.Join(x, "node_modules") + " is owned by " + attacker.Name},
+		{"without-package-json", map[string]string{".mcp.json": manifest}, false, refused},
 		{"own", map[string]string{"package.json": recipe, "mcp.json": manifest}, false, ""},
 	} {
 		r := *m
@@ -63,8 +68,11 @@ func TestPlantedNpxPackage(t *testing.T) {
 				t.Fatal(err)
 			}
 			res := r.run(append(append([]string{}, env...), way.env...), "call", "everything.echo", "message=hi", "--timeout", "60s")
-			if res.code != 0 || !strings.Contains(res.stdout, "Echo: hi") {
+			switch {
+			case tc.refused == "" && (res.code != 0 || !strings.Contains(res.stdout, "Echo: hi") || strings.Contains(res.stderr, "node_modules")):
 				t.Errorf("%s, %s: exit %d, stdout %q, stderr %q", tc.dir, way.name, res.code, res.stdout, res.stderr)
+			case tc.refused != "" && (res.code != exit.Upstream || res.stdout != "" || res.stderr != tc.refused):
+				t.Errorf("%s, %s: exit %d, stdout %q, stderr %q; want exit %d and %q", tc.dir, way.name, res.code, res.stdout, res.stderr, exit.Upstream, tc.refused)
 			}
 			if _, err := os.Stat(marker); err == nil {
 				t.Fatalf("%s, %s: the package another user planted ran", tc.dir, way.name)
@@ -73,13 +81,37 @@ func TestPlantedNpxPackage(t *testing.T) {
 			if got := strings.TrimSpace(string(ran)); tc.runner && got != "-y "+everythingSpec+" stdio" || !tc.runner && got != "" {
 				t.Errorf("%s, %s: the runner was given %q (started through it: want %v)", tc.dir, way.name, got, tc.runner)
 			}
-			if way.env != nil && way.env[0] == "MCP_NO_MUX=1" {
-				if n := strings.Count(res.stderr, "node_modules"); tc.warn == "" && n > 0 ||
-					tc.warn != "" && (n != 1 || !strings.Contains(res.stderr, tc.warn)) {
-					t.Errorf("%s, %s: stderr %q, want one warning that %s", tc.dir, way.name, res.stderr, tc.warn)
-				}
-			}
 		}
+		if tc.refused != "" {
+			plantedRefusedElsewhere(t, &r, env, tc.refused)
+		}
+	}
+}
+
+// plantedRefusedElsewhere checks that the refusal of the planted package
+// reaches mcp list, as the reason on the server's line, and mcp serve (of
+// a recipe of the user's own that starts the server in r's directory), as
+// the one warning line of a server whose tools are not served.
+func plantedRefusedElsewhere(t *testing.T, r *muxEnv, env []string, refused string) {
+	t.Helper()
+	line := strings.TrimSuffix(strings.TrimPrefix(refused, "mcp: error: "), "\n")
+	why := strings.TrimPrefix(line[:strings.Index(line, ": npx would")], "server everything not started: ")
+	res := r.run(env, "list")
+	if want := "everything  not started: " + why + "\n"; res.code != exit.Upstream || res.stdout != want || res.stderr != "" {
+		t.Errorf("list: exit %d, stdout %q, stderr %q; want exit %d and %q", res.code, res.stdout, res.stderr, exit.Upstream, want)
+	}
+	s := *r
+	s.root = filepath.Join(t.TempDir(), "serve")
+	manifest, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"everything": map[string]any{
+		"command": "npx", "args": []string{"-y", everythingSpec, "stdio"}, "cwd": r.root}}})
+	writeFile(t, filepath.Join(s.root, "mcp.json"), string(manifest))
+	writeFile(t, filepath.Join(s.root, "package.json"), `{"pi": {"mcp": {"manifests": ["mcp.json"], "servers": [{"id": "everything", "tools": {"include": ["echo"]}}]}}}`)
+	writeFile(t, filepath.Join(s.root, "agents", "tooler.yaml"), "mcp:\n  mode: tools\n  servers:\n    everything: { include: [echo] }\n")
+	s.trust()
+	res = s.run(env, "--agent", "tooler", "serve")
+	warning := "mcp: warning: the tools of everything are not served: " + line + "\n"
+	if res.code != 0 || strings.Count(res.stderr, warning) != 1 || strings.Count(res.stderr, "node_modules") != 1 {
+		t.Errorf("serve: exit %d, stderr %q; want one line %q", res.code, res.stderr, warning)
 	}
 }
 

@@ -85,7 +85,7 @@ type Options struct {
 	LogLevel *LogLevel
 	// OnWarning, if set, is told, in one line, of what a connection leaves
 	// out, and why: a tool it does not offer, a request for input it does
-	// not relay; and of an installed package DirectCommand does not start.
+	// not relay.
 	OnWarning func(string)
 	// Revisions, if set, remembers per endpoint the protocol revision that
 	// worked, so that the next connect speaks it at once (negotiate.go).

@@ -19,28 +19,30 @@ import (
 // installed already. `npx -y pkg args`, `pnpm dlx pkg args`, `yarn dlx pkg
 // args` and `bunx pkg args` pay the runner's own start (about a second for
 // npx) before the server starts; when the node_modules npm would take pkg
-// from (installedBin) holds it at the version asked for, and nothing on the
-// way to it is another user's, its binary gets the same args instead.
-// Anything this does not fully understand (other runner flags, version
-// ranges or tags, packages with several binaries and none named after the
-// package) runs through the runner as written. An installed package passed
-// over because of who owns it is told to warn (when not nil) in one line.
-func DirectCommand(ep manifests.Endpoint, warn func(string)) manifests.Endpoint {
+// from (installedBin) holds it at the version asked for, its binary gets
+// the same args instead. Anything this does not fully understand (other
+// runner flags, version ranges or tags, packages with several binaries and
+// none named after the package), and a package not installed there, runs
+// through the runner as written. A package installed there that is another
+// user's, or that others may change, is refused: the runner would run it
+// too. The error is an *UnavailableError caused by a *ForeignPackageError.
+func DirectCommand(ep manifests.Endpoint) (manifests.Endpoint, error) {
 	if ep.Command == "" || ep.URL != "" {
-		return ep
+		return ep, nil
 	}
 	runner := filepath.Base(ep.Command)
 	spec, rest, ok := runnerPackage(runner, ep.Args)
 	if !ok {
-		return ep
+		return ep, nil
 	}
 	bin, err := installedBin(ep.Cwd, spec)
-	if err != nil && warn != nil {
-		name, _ := splitSpec(spec)
-		warn(fmt.Sprintf("%s: not starting the installed %s directly: %s; running %s as written, which may look there too", ep.ID, name, printable(err.Error(), 400), runner))
+	var unsafe *unsafePathError
+	if errors.As(err, &unsafe) {
+		return ep, &UnavailableError{Server: ep.ID, Err: &ForeignPackageError{
+			Server: ep.ID, Runner: runner, Path: unsafe.path, Owner: unsafe.owner, Why: unsafe.why}}
 	}
 	if bin == "" {
-		return ep
+		return ep, nil
 	}
 	// The runner puts node_modules/.bin first on PATH (a package may
 	// depend on binaries of its own, node itself among them); so does this.
@@ -54,7 +56,7 @@ func DirectCommand(ep manifests.Endpoint, warn func(string)) manifests.Endpoint 
 	}
 	env["PATH"] = filepath.Dir(bin) + string(os.PathListSeparator) + path
 	ep.Command, ep.Args, ep.Env = bin, rest, env
-	return ep
+	return ep, nil
 }
 
 // runnerPackage parses a runner's argv into the package spec and the
@@ -106,8 +108,9 @@ func splitSpec(spec string) (name, version string) {
 // an installed package: the node_modules of npm's local prefix (npmPrefix),
 // and nowhere above it. It is "" and nil when spec is not installed there
 // at the version asked for. An error says why what is installed there is
-// not used: a path on the way to the binary, or to the package.json that
-// names it, is another user's or may be written by others (checkPath).
+// not to be run at all, by the shortcut or by the runner: a path on the
+// way to the binary, or to the package.json that names it, is another
+// user's or may be written by others (checkPath).
 func installedBin(dir, spec string) (string, error) {
 	name, version := splitSpec(spec)
 	if !validPackageName(name) || dir == "" {
@@ -124,7 +127,7 @@ func installedBin(dir, spec string) (string, error) {
 	// and nobody else may write them (unless sticky): whoever could would
 	// swap node_modules between this check and the start.
 	if why := manifests.UnsafeDir(prefix); why != "" {
-		return "", &unsafePathError{nm, why}
+		return "", &unsafePathError{path: nm, why: why}
 	}
 	chain := []string{nm}
 	if scope, _, ok := strings.Cut(name, "/"); ok {
@@ -219,11 +222,17 @@ func readManifest(path string) ([]byte, bool) {
 
 const maxManifest = 1 << 20
 
-// unsafePathError says why a path is not to be used: whose it is, or who
-// else may write it.
-type unsafePathError struct{ path, why string }
+// unsafePathError says why a path is not to be used: whose it is (owner,
+// "ada (uid 1001)", when it is another user's), or else who else may
+// write it (why, a predicate).
+type unsafePathError struct{ path, owner, why string }
 
-func (e *unsafePathError) Error() string { return e.path + " " + e.why }
+func (e *unsafePathError) Error() string {
+	if e.owner != "" {
+		return e.path + " belongs to " + e.owner
+	}
+	return e.path + " " + e.why
+}
 
 // unsafeOnly is err when it says a path is not to be used, nil when it
 // says only that the path could not be read (a broken install, which the
@@ -279,10 +288,10 @@ func checkOwner(path string, fi fs.FileInfo) error {
 		if u, err := user.LookupId(strconv.Itoa(uid)); err == nil {
 			who = u.Username + " (" + who + ")"
 		}
-		return &unsafePathError{path, "is owned by " + who + ", not by you or root"}
+		return &unsafePathError{path: path, owner: who}
 	}
 	if fi.Mode()&fs.ModeSymlink == 0 && fi.Mode().Perm()&0o022 != 0 {
-		return &unsafePathError{path, fmt.Sprintf("may be written by others than its owner (mode %04o)", fi.Mode().Perm())}
+		return &unsafePathError{path: path, why: fmt.Sprintf("may be written by others than its owner (mode %04o)", fi.Mode().Perm())}
 	}
 	return nil
 }

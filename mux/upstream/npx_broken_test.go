@@ -40,7 +40,7 @@ func installOwn(t *testing.T, dir string) []string {
 
 // An install the shortcut cannot read (a binary's entry that leads
 // nowhere, a package.json that is a directory or a pipe nobody writes to)
-// is passed over at once and without a warning: the runner as written may
+// is passed over at once and without an error: the runner as written may
 // mend it.
 func TestDirectCommand_brokenInstall(t *testing.T) {
 	for _, tc := range []struct {
@@ -64,14 +64,20 @@ func TestDirectCommand_brokenInstall(t *testing.T) {
 			must(t, os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"name":"proj"}`), 0o644))
 			paths := installOwn(t, dir)
 			tc.spoil(t, paths[2])
-			var warnings []string
 			ep := manifests.Endpoint{ID: "everything", Command: "npx", Args: plantedArgs, Cwd: dir}
-			done := make(chan manifests.Endpoint, 1)
-			go func() { done <- DirectCommand(ep, func(line string) { warnings = append(warnings, line) }) }()
+			type direct struct {
+				ep  manifests.Endpoint
+				err error
+			}
+			done := make(chan direct, 1)
+			go func() {
+				ep, err := DirectCommand(ep)
+				done <- direct{ep, err}
+			}()
 			select {
 			case got := <-done:
-				if got.Command != "npx" || !slices.Equal(got.Args, plantedArgs) || len(warnings) > 0 {
-					t.Errorf("rewritten to %s %q, warnings %q; want npx as written, no warning", got.Command, got.Args, warnings)
+				if got.ep.Command != "npx" || !slices.Equal(got.ep.Args, plantedArgs) || got.err != nil {
+					t.Errorf("rewritten to %s %q, error %v; want npx as written, no error", got.ep.Command, got.ep.Args, got.err)
 				}
 			case <-time.After(10 * time.Second):
 				t.Fatal("DirectCommand did not return within 10 s")

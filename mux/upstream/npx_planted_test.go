@@ -3,6 +3,7 @@
 package upstream
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpsh/mcp/internal/exit"
 	"github.com/mcpsh/mcp/internal/testenv/localuser"
 	"github.com/mcpsh/mcp/manifests"
 )
@@ -44,11 +46,11 @@ func worldWritable(t *testing.T) (base, x string) {
 }
 
 // A package another user installed in a world-writable parent of the
-// server's directory is never started: not when npm's local prefix stops
-// below it (the server's directory has a package.json of its own), and
-// not when the prefix is that parent itself, where it is passed over with
-// one warning that names what another user owns. The runner then runs as
-// written.
+// server's directory is never started: when npm's local prefix stops below
+// it (the server's directory has a package.json of its own), the runner
+// runs as written, since npx does not look there either; when the prefix
+// is that parent itself, where npx would run it, the server is refused
+// with an error that names what another user owns, and whose it is.
 func TestDirectCommand_plantedPackage(t *testing.T) {
 	base, x := worldWritable(t)
 	p := localuser.New(t)
@@ -59,10 +61,10 @@ func TestDirectCommand_plantedPackage(t *testing.T) {
 	for _, tc := range []struct {
 		name        string
 		packageJSON bool
-		warn        string // what the one warning says, "" for none
+		refused     string // what the refusal says, "" for none
 	}{
 		{"own package.json", true, ""},
-		{"no package.json", false, filepath.Join(x, "node_modules") + " is owned by " + p.Name},
+		{"no package.json", false, filepath.Join(x, "node_modules") + " belongs to " + p.Owner()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			proj := filepath.Join(x, strings.ReplaceAll(tc.name, " ", "-"))
@@ -70,21 +72,19 @@ func TestDirectCommand_plantedPackage(t *testing.T) {
 			if tc.packageJSON {
 				must(t, os.WriteFile(filepath.Join(proj, "package.json"), []byte(`{"name":"proj"}`), 0o644))
 			}
-			if bin, err := installedBin(proj, plantedName+"@"+plantedVersion); bin != "" || (err == nil) != (tc.warn == "") {
+			if bin, err := installedBin(proj, plantedName+"@"+plantedVersion); bin != "" || (err == nil) != (tc.refused == "") {
 				t.Errorf("installedBin in %s = %q, %v", proj, bin, err)
 			}
-			var warnings []string
 			ep := manifests.Endpoint{ID: "everything", Command: "npx", Args: plantedArgs, Cwd: proj}
-			got := DirectCommand(ep, func(line string) { warnings = append(warnings, line) })
+			got, err := DirectCommand(ep)
 			if got.Command != "npx" || !slices.Equal(got.Args, plantedArgs) {
 				t.Errorf("rewritten to %s %q (the planted binary is %s), want npx as written", got.Command, got.Args, planted)
 			}
 			switch {
-			case tc.warn == "" && len(warnings) > 0:
-				t.Errorf("warnings %q, want none", warnings)
-			case tc.warn != "" && (len(warnings) != 1 || !strings.HasPrefix(warnings[0], "everything: ") ||
-				!strings.Contains(warnings[0], tc.warn) || !strings.Contains(warnings[0], "running npx as written")):
-				t.Errorf("warnings %q, want one that says %q", warnings, tc.warn)
+			case tc.refused == "" && err != nil:
+				t.Errorf("error %v, want none", err)
+			case tc.refused != "" && (err == nil || !strings.HasPrefix(err.Error(), "server everything not started: "+tc.refused+": npx would run")):
+				t.Errorf("error %v, want one that says %q", err, tc.refused)
 			}
 		})
 	}
@@ -96,7 +96,7 @@ func TestDirectCommand_plantedPackage(t *testing.T) {
 // The user's own package in the recipe's own node_modules takes the
 // shortcut, even under a world-writable directory; the same package with
 // any one path on the way to it owned by another user, or writable by its
-// group or by others, is passed over with a warning that names that path.
+// group or by others, is refused with an error that names that path.
 func TestDirectCommand_foreignPaths(t *testing.T) {
 	_, x := worldWritable(t)
 	p := localuser.New(t)
@@ -105,22 +105,20 @@ func TestDirectCommand_foreignPaths(t *testing.T) {
 		do   func(path string) error
 	}
 	changes := []change{
-		{"is owned by " + p.Name, func(path string) error { return os.Lchown(path, p.UID, p.GID) }},
-		{"may be written by others than its owner", func(path string) error { return chmodOr(path, 0o020) }},
-		{"may be written by others than its owner", func(path string) error { return chmodOr(path, 0o002) }},
+		{"belongs to " + p.Owner() + ": npx would run another user's package", func(path string) error { return os.Lchown(path, p.UID, p.GID) }},
+		{"may be written by others than its owner (mode ", func(path string) error { return chmodOr(path, 0o020) }},
+		{"may be written by others than its owner (mode ", func(path string) error { return chmodOr(path, 0o002) }},
 	}
-	run := func(proj string) (manifests.Endpoint, []string) {
-		var warnings []string
-		ep := manifests.Endpoint{ID: "everything", Command: "npx", Args: plantedArgs, Cwd: proj}
-		return DirectCommand(ep, func(line string) { warnings = append(warnings, line) }), warnings
+	run := func(proj string) (manifests.Endpoint, error) {
+		return DirectCommand(manifests.Endpoint{ID: "everything", Command: "npx", Args: plantedArgs, Cwd: proj})
 	}
 
 	own := filepath.Join(x, "own")
 	must(t, os.Mkdir(own, 0o755))
 	must(t, os.WriteFile(filepath.Join(own, "package.json"), []byte(`{"name":"own"}`), 0o644))
 	paths := installOwn(t, own)
-	if got, warnings := run(own); got.Command != paths[5] || !slices.Equal(got.Args, []string{"stdio"}) || len(warnings) > 0 {
-		t.Fatalf("the user's own package: %s %q, warnings %q; want %s [stdio]", got.Command, got.Args, warnings, paths[5])
+	if got, err := run(own); got.Command != paths[5] || !slices.Equal(got.Args, []string{"stdio"}) || err != nil {
+		t.Fatalf("the user's own package: %s %q, error %v; want %s [stdio]", got.Command, got.Args, err, paths[5])
 	}
 
 	n := 0
@@ -135,12 +133,14 @@ func TestDirectCommand_foreignPaths(t *testing.T) {
 			must(t, os.WriteFile(filepath.Join(proj, "package.json"), []byte(`{"name":"case"}`), 0o644))
 			path := installOwn(t, proj)[i]
 			must(t, c.do(path))
-			got, warnings := run(proj)
+			got, err := run(proj)
 			if got.Command != "npx" || !slices.Equal(got.Args, plantedArgs) {
 				t.Errorf("%s %s: rewritten to %s %q, want npx as written", path, c.what, got.Command, got.Args)
 			}
-			if len(warnings) != 1 || !strings.Contains(warnings[0], path+" "+c.what) {
-				t.Errorf("%s %s: warnings %q", path, c.what, warnings)
+			var fp *ForeignPackageError
+			if !errors.As(err, &fp) || exit.Code(err) != exit.Upstream ||
+				!strings.HasPrefix(err.Error(), "server everything not started: "+path+" "+c.what) {
+				t.Errorf("%s %s: error %v (exit code %d)", path, c.what, err, exit.Code(err))
 			}
 		}
 	}
@@ -155,9 +155,10 @@ func chmodOr(path string, bits os.FileMode) error {
 }
 
 // The user's own install, in a project that sits in a directory others may
-// write and that is not sticky, is not started directly: whoever can write
-// that directory could swap the project's node_modules between the check
-// and the start. Sticky, as /tmp is, it is.
+// write and that is not sticky, is refused: whoever can write that
+// directory could swap the project's node_modules between the check and
+// the start, for the shortcut and for the runner alike. Sticky, as /tmp
+// is, it is started directly.
 func TestDirectCommand_prefixUnderAWritableDir(t *testing.T) {
 	base, _ := worldWritable(t)
 	open := filepath.Join(base, "open")
@@ -166,17 +167,17 @@ func TestDirectCommand_prefixUnderAWritableDir(t *testing.T) {
 	must(t, os.Mkdir(proj, 0o755))
 	must(t, os.WriteFile(filepath.Join(proj, "package.json"), []byte(`{"name":"proj"}`), 0o644))
 	paths := installOwn(t, proj)
-	run := func() (manifests.Endpoint, []string) {
-		var warnings []string
-		ep := manifests.Endpoint{ID: "everything", Command: "npx", Args: plantedArgs, Cwd: proj}
-		return DirectCommand(ep, func(line string) { warnings = append(warnings, line) }), warnings
+	run := func() (manifests.Endpoint, error) {
+		return DirectCommand(manifests.Endpoint{ID: "everything", Command: "npx", Args: plantedArgs, Cwd: proj})
 	}
 	must(t, os.Chmod(open, 0o777))
-	if got, warnings := run(); got.Command != "npx" || len(warnings) != 1 || !strings.Contains(warnings[0], "is under "+open+", which is writable by group or others") {
-		t.Errorf("under a directory others may write: %s %q, warnings %q", got.Command, got.Args, warnings)
+	want := "server everything not started: " + filepath.Join(proj, "node_modules") + " is under " + open +
+		", which is writable by group or others (chmod go-w fixes that): npx would run a package others may change"
+	if got, err := run(); got.Command != "npx" || err == nil || err.Error() != want {
+		t.Errorf("under a directory others may write: %s %q, error %v\nwant %s", got.Command, got.Args, err, want)
 	}
 	must(t, os.Chmod(open, 0o777|os.ModeSticky))
-	if got, warnings := run(); got.Command != paths[5] || len(warnings) > 0 {
-		t.Errorf("under a sticky directory: %s %q, warnings %q; want %s", got.Command, got.Args, warnings, paths[5])
+	if got, err := run(); got.Command != paths[5] || err != nil {
+		t.Errorf("under a sticky directory: %s %q, error %v; want %s", got.Command, got.Args, err, paths[5])
 	}
 }

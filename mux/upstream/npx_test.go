@@ -71,7 +71,10 @@ func TestDirectCommand(t *testing.T) {
 		{[]string{"-y", "../../etc"}, ""},
 	} {
 		ep := manifests.Endpoint{Command: "npx", Args: tc.args, Cwd: sub}
-		got := DirectCommand(ep, nil)
+		got, err := DirectCommand(ep)
+		if err != nil {
+			t.Errorf("%q: %v", tc.args, err)
+		}
 		want := tc.want
 		if want == "" {
 			if got.Command != "npx" || !slices.Equal(got.Args, tc.args) {

@@ -69,6 +69,11 @@ func (e *UnavailableError) Error() string {
 		// It names the server and says what it sent.
 		return ir.Error()
 	}
+	var fp *ForeignPackageError
+	if errors.As(e.Err, &fp) {
+		// It names the server and why it was not started.
+		return fp.Error()
+	}
 	return fmt.Sprintf("server %s is unavailable: %v", e.Server, e.Err)
 }
 
