@@ -61,6 +61,10 @@ func Main(stderr io.Writer, opts upstream.Options) int {
 		return fail(err, false, exit.Upstream)
 	}
 	defer release()
+	if err := t.claim(); err != nil {
+		ln.Close()
+		return fail(err, false, exit.Usage)
+	}
 	if t.guest != nil {
 		if err := shareSocket(socket); err != nil {
 			ln.Close()

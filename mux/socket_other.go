@@ -41,6 +41,9 @@ func Ensure(context.Context, string, func() (*exec.Cmd, error)) (*Client, error)
 
 func Ready(error, bool) {}
 
+// readLaunch reads no launch secret: no multiplexer runs on this system.
+func readLaunch() string { return "" }
+
 func Shutdown(context.Context, string, time.Duration) error { return nil }
 
 // Instance is one running multiplexer: its socket and what it says of itself.

@@ -37,8 +37,10 @@ func (e *StartError) Error() string { return "the multiplexer did not start: " +
 
 // Ensure returns a client of the multiplexer on socket, starting one with
 // the command mk makes when none is running. The command must run a
-// program that calls Listen and then Ready. Two callers racing to start
-// one end up sharing whichever won.
+// program that calls Listen and then Ready. Its own ExtraFiles come after
+// the ready pipe, from descriptor 4, and are closed here once the child
+// has its copies. Two callers racing to start one end up sharing
+// whichever won.
 func Ensure(ctx context.Context, socket string, mk func() (*exec.Cmd, error)) (*Client, error) {
 	c, err := Dial(ctx, socket)
 	if err == nil || !errors.Is(err, ErrNotRunning) {
@@ -68,12 +70,14 @@ func Ensure(ctx context.Context, socket string, mk func() (*exec.Cmd, error)) (*
 }
 
 func start(ctx context.Context, cmd *exec.Cmd) error {
+	own := cmd.ExtraFiles
+	defer closeFiles(own)
 	r, w, err := os.Pipe()
 	if err != nil {
 		return &StartError{Reason: err.Error()}
 	}
 	defer r.Close()
-	cmd.ExtraFiles = []*os.File{w}
+	cmd.ExtraFiles = append([]*os.File{w}, own...)
 	closeInherited()
 	if cmd.Env == nil {
 		cmd.Env = os.Environ()
@@ -87,6 +91,7 @@ func start(ctx context.Context, cmd *exec.Cmd) error {
 	if f, ok := cmd.Stderr.(*os.File); ok {
 		f.Close() // the child has its own copy
 	}
+	closeFiles(own)
 	if err != nil {
 		return &StartError{Reason: err.Error()}
 	}
@@ -115,6 +120,15 @@ func start(ctx context.Context, cmd *exec.Cmd) error {
 		return &StartError{Reason: fmt.Sprintf("not ready after %v", startTimeout)}
 	case <-ctx.Done():
 		return ctx.Err()
+	}
+}
+
+// closeFiles closes what is left open of files.
+func closeFiles(files []*os.File) {
+	for _, f := range files {
+		if f != nil {
+			_ = f.Close()
+		}
 	}
 }
 

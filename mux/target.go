@@ -29,11 +29,16 @@ const (
 	// NoMuxEnv set (to anything) makes every invocation connect directly.
 	NoMuxEnv = "MCP_NO_MUX"
 
-	specEnv   = "MCP_MUX_SPEC"
-	launchEnv = "MCP_MUX_LAUNCH"    // the secret a session's multiplexer is started with
-	idleEnv   = "MCP_MUX_IDLE"      // how long an idle multiplexer outside a session lives
-	upIdleEnv = "MCP_UPSTREAM_IDLE" // how long an unused upstream connection stays open
+	specEnv     = "MCP_MUX_SPEC"
+	launchFDEnv = "MCP_MUX_LAUNCH_FD" // the descriptor a session's multiplexer reads its launch secret from
+	idleEnv     = "MCP_MUX_IDLE"      // how long an idle multiplexer outside a session lives
+	upIdleEnv   = "MCP_UPSTREAM_IDLE" // how long an unused upstream connection stays open
 )
+
+// launchFD is the descriptor session start hands the launch secret on:
+// the first after the ready pipe (readyFD), which Ensure puts before the
+// command's own.
+const launchFD = 4
 
 // selectorEnv are the variables that only say which multiplexer to run;
 // they are not part of the environment its servers inherit.
@@ -56,7 +61,8 @@ type Target struct {
 	// file says later.
 	started *session.State
 	// launch is the secret a session's multiplexer is started with, which
-	// its state holds the digest of (session.NewLaunch).
+	// its state holds the digest of (session.NewLaunch). It reaches the
+	// multiplexer on a pipe (launchFD), never in an environment.
 	launch string
 
 	Root  string `json:"root"`
@@ -189,7 +195,9 @@ func (t Target) label() string {
 }
 
 // command starts the target's multiplexer: this binary, with the caller's
-// environment less the selector variables, and the target's own.
+// environment less the selector variables, and the target's own. A
+// session's gets its launch secret on a pipe of its own (launchFD), which
+// Ensure closes in this process once the child has its copy.
 func (t Target) command() (*exec.Cmd, error) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -199,12 +207,17 @@ func (t Target) command() (*exec.Cmd, error) {
 	cmd.Args[0] = "mcp"
 	cmd.Env = []string{}
 	for _, kv := range os.Environ() {
-		if k, _, _ := strings.Cut(kv, "="); k != session.EnvVar && k != specEnv && k != launchEnv {
+		if k, _, _ := strings.Cut(kv, "="); k != session.EnvVar && k != specEnv && k != launchFDEnv {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
 	if t.InSession {
-		cmd.Env = append(cmd.Env, session.EnvVar+"="+t.Session+"@"+t.socket, launchEnv+"="+t.launch)
+		f, err := launchPipe(t.launch)
+		if err != nil {
+			return nil, err
+		}
+		cmd.ExtraFiles = []*os.File{f}
+		cmd.Env = append(cmd.Env, session.EnvVar+"="+t.Session+"@"+t.socket, launchFDEnv+"="+strconv.Itoa(launchFD))
 	} else {
 		b, _ := json.Marshal(t)
 		cmd.Env = append(cmd.Env, specEnv+"="+string(b))
@@ -215,19 +228,37 @@ func (t Target) command() (*exec.Cmd, error) {
 	return cmd, nil
 }
 
+// launchPipe is the read end of a pipe that holds secret and nothing
+// more: its write end is closed, so a reader sees its end at once.
+func launchPipe(secret string) (*os.File, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	_, err = w.WriteString(secret)
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
 // LaunchedForSession says whether this process claims to be a session's
-// multiplexer that session start started: Main checks the claim against
-// the session's state.
-func LaunchedForSession() bool { return os.Getenv(launchEnv) != "" }
+// multiplexer that session start started, by naming the descriptor of its
+// launch secret: Main checks the claim against the session's state.
+func LaunchedForSession() bool { return os.Getenv(launchFDEnv) != "" }
 
 // targetFromEnv is the target a multiplexer was started for. A session's
 // multiplexer listens where the session's state says, and nowhere else,
 // and only when session start started it: it holds the launch secret
-// whose digest the state keeps. The secret leaves the environment here,
-// so that nothing started later inherits it.
+// whose digest the state keeps, read here from its descriptor, which is
+// closed (readLaunch). Main spends the secret once it holds the socket
+// (claim).
 func targetFromEnv() (Target, error) {
-	secret := os.Getenv(launchEnv)
-	os.Unsetenv(launchEnv)
+	secret := readLaunch()
 	if v, ok := os.LookupEnv(session.EnvVar); ok {
 		t, err := SessionEnvTarget(v)
 		if err != nil {
@@ -243,7 +274,7 @@ func targetFromEnv() (Target, error) {
 		case st.Socket != t.socket:
 			return Target{}, fmt.Errorf("session %s listens on %s, not %s", st.ID, st.Socket, t.socket)
 		}
-		t.guest, t.started = st.Guest, st
+		t.guest, t.started, t.launch = st.Guest, st, secret
 		return t, nil
 	}
 	var t Target
@@ -251,6 +282,30 @@ func targetFromEnv() (Target, error) {
 		return Target{}, errors.New("no configuration to serve")
 	}
 	return t, nil
+}
+
+// claim spends a session's launch secret, once its multiplexer holds the
+// session's socket (so no other one of the session runs): the state on
+// disk, still the one targetFromEnv checked, is saved without the
+// secret's digest, and no secret starts another multiplexer for the
+// session. The multiplexer serves the state as saved.
+func (t *Target) claim() error {
+	if !t.InSession {
+		return nil
+	}
+	st, err := session.Load(t.Session)
+	if err != nil {
+		return err
+	}
+	if !st.Launched(t.launch) || !st.Same(t.started) {
+		return fmt.Errorf("session %s: only session start starts a session's multiplexer", st.ID)
+	}
+	st.Launch = ""
+	if err := session.Save(st); err != nil {
+		return fmt.Errorf("session %s: spending the launch secret: %w", st.ID, err)
+	}
+	t.started, t.launch = st, ""
+	return nil
 }
 
 // Load reads what the target serves. Outside a session that is the

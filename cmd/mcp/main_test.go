@@ -32,6 +32,7 @@ func TestMain(m *testing.M) {
 			if os.Getenv("MCP_SESSION") == unsetSession {
 				os.Unsetenv("MCP_SESSION")
 			}
+			launchCopy()
 			os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 		},
 		"contacts-server": func() {
@@ -104,6 +105,10 @@ func TestScripts(t *testing.T) {
 }
 
 const unsetSession = "(unset)"
+
+// launchCopy, where a test sets it, runs in every mcp this binary runs
+// before Main.
+var launchCopy = func() {}
 
 // stopDaemons ends the multiplexers whose sockets are in dir, and fails
 // the test if one does not stop.

@@ -63,7 +63,7 @@ func TestSessionMuxOnlyFromSessionStart(t *testing.T) {
 	if !mux.WaitGone(socket, 10*time.Second) {
 		t.Fatal("the session's multiplexer did not die")
 	}
-	for _, extra := range [][]string{nil, {"MCP_MUX_LAUNCH=0123456789abcdef"}} {
+	for _, extra := range [][]string{nil, {"MCP_MUX_LAUNCH=0123456789abcdef"}, {"MCP_MUX_LAUNCH_FD=3"}} {
 		// A multiplexer that started would serve until killed.
 		cmd := m.command(append(in, extra...), mux.Arg)
 		timer := time.AfterFunc(20*time.Second, func() { _ = cmd.Process.Kill() })

@@ -46,9 +46,11 @@ type State struct {
 	Socket string `json:"socket"`
 	// Guest is the other local user whose agent may use the session, if any.
 	Guest *Guest `json:"guest,omitempty"`
-	// Launch is the digest of the secret the session's multiplexer was
+	// Launch is the digest of the secret the session's multiplexer is
 	// started with (NewLaunch): only a multiplexer that session start
-	// started, which alone was given the secret, serves the session.
+	// started, which alone was given the secret, serves the session. That
+	// multiplexer clears it once it holds the session's socket, so that
+	// the secret never starts another.
 	Launch string `json:"launch,omitempty"`
 }
 
