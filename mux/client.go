@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
 	"sync"
 
 	"github.com/mcpsh/mcp/catalog"
@@ -25,7 +26,11 @@ type Client struct {
 	env string
 	// session is the id of the session the client belongs to; the
 	// multiplexer refuses requests of another.
-	session    string
+	session string
+	// host is the user the multiplexer must run as: this user, or in a
+	// session the user who started it. Each connection checks it before
+	// anything is sent (wrongListener).
+	host       int
 	connecting func(server string) (done func())
 	warn       func(string)
 
@@ -41,23 +46,43 @@ var _ Backend = (*Client)(nil)
 // ErrNotRunning says no multiplexer listens on the socket.
 var ErrNotRunning = errors.New("no multiplexer is running")
 
-// Dial connects to the multiplexer on socket.
+// Dial connects to this user's multiplexer on socket.
 func Dial(ctx context.Context, socket string) (*Client, error) {
-	conn, err := dialSocket(ctx, socket)
+	return dialAs(ctx, socket, os.Getuid(), "")
+}
+
+// dialAs connects to the multiplexer on socket that runs as host, serving
+// session (or none).
+func dialAs(ctx context.Context, socket string, host int, session string) (*Client, error) {
+	c := &Client{socket: socket, host: host, session: session}
+	conn, err := c.dial(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &Client{socket: socket, pending: conn}, nil
+	c.pending = conn
+	return c, nil
 }
 
-func dialSocket(ctx context.Context, socket string) (net.Conn, error) {
+// hostClient is a client of this user's multiplexer on socket, which
+// connects when it sends.
+func hostClient(socket string) *Client { return &Client{socket: socket, host: os.Getuid()} }
+
+// dial makes a connection to the multiplexer, checking who listens on the
+// socket before anything is sent: a listener that is not the client's
+// host gets nothing but the connection, closed at once.
+func (c *Client) dial(ctx context.Context) (net.Conn, error) {
 	var d net.Dialer
-	conn, err := d.DialContext(ctx, "unix", socket)
+	conn, err := d.DialContext(ctx, "unix", c.socket)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		return nil, fmt.Errorf("%w: %v", ErrNotRunning, err)
+	}
+	if wrong := wrongListener(conn, c.socket, c.host); wrong != nil {
+		conn.Close()
+		wrong.Session = c.session
+		return nil, wrong
 	}
 	return conn, nil
 }
@@ -167,8 +192,7 @@ func (c *Client) Status(ctx context.Context) (*Status, error) {
 // StatusOf asks the multiplexer on socket about itself (a multiplexer
 // whose configuration is broken still answers).
 func StatusOf(ctx context.Context, socket string) (*Status, error) {
-	c := &Client{socket: socket}
-	return c.Status(ctx)
+	return hostClient(socket).Status(ctx)
 }
 
 // Stop asks the multiplexer to close every upstream connection and exit.

@@ -65,7 +65,7 @@ func (c *Client) exchange(ctx context.Context, req *request, r *response) error 
 	c.pending = nil
 	c.mu.Unlock()
 	if conn == nil {
-		if conn, err = dialSocket(ctx, c.socket); err != nil {
+		if conn, err = c.dial(ctx); err != nil {
 			return err
 		}
 	}

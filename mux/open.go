@@ -112,14 +112,13 @@ func (t Target) sessionClient(ctx context.Context, o OpenOptions) (*Client, erro
 	if !session.ValidID(t.Session) || t.socket == "" {
 		return nil, &session.BadEnvError{Value: t.Session}
 	}
-	c, err := Dial(ctx, t.socket)
+	c, err := dialAs(ctx, t.socket, t.host, t.Session)
 	if errors.Is(err, ErrNotRunning) {
 		return nil, &SessionDownError{Session: t.Session}
 	}
 	if err != nil {
 		return nil, err
 	}
-	c.session = t.Session
 	c.connecting = o.Connecting
 	return c, nil
 }

@@ -39,6 +39,11 @@ func peerUID(conn net.Conn) (int, bool) {
 	return uid, known
 }
 
+// listenerUID is the user the process at the other end of conn ran as
+// when it listened, as the kernel tells it (SO_PEERCRED on a connected
+// socket says who listened, as on an accepted one it says who connected).
+func listenerUID(conn net.Conn) (int, bool) { return peerUID(conn) }
+
 // sharedDirPrefix names the directory of a session shared with another
 // user: one directory per session, so that exactly it can be mounted into
 // a container.

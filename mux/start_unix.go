@@ -167,7 +167,7 @@ func Shutdown(ctx context.Context, socket string, timeout time.Duration) error {
 	if !Running(socket) {
 		return nil
 	}
-	c := &Client{socket: socket}
+	c := hostClient(socket)
 	_ = c.do(ctx, &request{Op: "stop"}, &response{})
 	if WaitGone(socket, timeout) {
 		return nil

@@ -20,7 +20,7 @@ import (
 )
 
 // The multiplexer is the mcp binary started as `mcp __mux`, with what to
-// serve in its environment: a session in MCP_SESSION (ID@SOCKET), or a
+// serve in its environment: a session in MCP_SESSION (ID:UID@SOCKET), or a
 // Target in MCP_MUX_SPEC. It is not a verb: nobody types it, and inside a session it
 // can only ever serve that session.
 const (
@@ -54,6 +54,10 @@ type Target struct {
 	// socket is where a session's multiplexer listens: recorded in its
 	// state at start, and named by MCP_SESSION inside it.
 	socket string
+	// host is the user a session's multiplexer runs as, who started the
+	// session: this user at start, and named by MCP_SESSION inside it.
+	// A client talks to no other listener on the socket.
+	host int
 	// guest, in a session's multiplexer, is the other user it also serves.
 	guest *session.Guest
 	// started, in a session's multiplexer, is the session's state as it
@@ -80,19 +84,19 @@ type Target struct {
 }
 
 // SessionTarget is the target of session id, whose multiplexer listens on
-// socket.
+// socket, started by this user.
 func SessionTarget(id, socket string) Target {
-	return Target{Session: id, InSession: true, socket: socket}
+	return Target{Session: id, InSession: true, socket: socket, host: os.Getuid()}
 }
 
 // SessionEnvTarget is the target that MCP_SESSION's value v names; a value
 // that names no session is a *session.BadEnvError.
 func SessionEnvTarget(v string) (Target, error) {
-	id, socket, err := session.ParseEnv(v)
+	id, host, socket, err := session.ParseEnv(v)
 	if err != nil {
 		return Target{}, err
 	}
-	return SessionTarget(id, socket), nil
+	return Target{Session: id, InSession: true, socket: socket, host: host}, nil
 }
 
 // HostTarget is the target outside a session of the recipe at root (or the
@@ -217,7 +221,7 @@ func (t Target) command() (*exec.Cmd, error) {
 			return nil, err
 		}
 		cmd.ExtraFiles = []*os.File{f}
-		cmd.Env = append(cmd.Env, session.EnvVar+"="+t.Session+"@"+t.socket, launchFDEnv+"="+strconv.Itoa(launchFD))
+		cmd.Env = append(cmd.Env, session.EnvVar+"="+session.FormatEnv(t.Session, t.host, t.socket), launchFDEnv+"="+strconv.Itoa(launchFD))
 	} else {
 		b, _ := json.Marshal(t)
 		cmd.Env = append(cmd.Env, specEnv+"="+string(b))

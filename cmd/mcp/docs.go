@@ -72,7 +72,7 @@ func (manCmd) Run(a *app, k *kong.Context) error {
 			"mcp offers only search, list, call and run, and it refuses every other command, "+
 			"ad-hoc transports, URL selectors, config overrides and persistence flags with exit status 2.").
 		WithSection("Exit status", strings.Join(exitCodes, "; ")+".").
-		WithSection("Environment", "MCP_SESSION names the session this process belongs to and its multiplexer's socket, ID@SOCKET (set by `mcp session start`).")
+		WithSection("Environment", "MCP_SESSION names the session this process belongs to, the uid of the user who started it and its multiplexer's socket, ID:UID@SOCKET (set by `mcp session start`); mcp talks only to a socket that user listens on.")
 	_, err := fmt.Fprint(a.stdout, page.Build(roff.NewDocument()))
 	return err
 }

@@ -127,7 +127,7 @@ func TestSessionForAnotherUser(t *testing.T) {
 	if !strings.Contains(r.stderr, "user "+guest.Name+" needs only MCP_SESSION="+env) || !strings.Contains(r.stderr, "in a container running as uid "+strconv.Itoa(guest.UID)) {
 		t.Errorf("session start does not say what the other user needs:\n%s", r.stderr)
 	}
-	id, socket, _ := strings.Cut(env, "@")
+	id, socket := sessionParts(t, env)
 	in := []string{"MCP_SESSION=" + env}
 
 	if out := g.must("daemon", "status"); !strings.Contains(out, "session "+id) {
@@ -218,7 +218,7 @@ func (g *guestEnv) guestReachesNothingElse(guest *localUser, in []string, id, so
 	}
 	// MCP_SESSION pointed at the host's own multiplexer, which serves the
 	// whole package.
-	host := []string{"MCP_SESSION=" + id + "@" + g.socket("")}
+	host := []string{"MCP_SESSION=" + sessionEnv(id, g.socket(""))}
 	if r := g.as(guest, host, "mcp", "call", "fake.getenv", "name=HOME"); r.code == 0 {
 		t.Errorf("the guest used the host's multiplexer: stdout %q", r.stdout)
 	}

@@ -35,7 +35,7 @@ func (g *guestEnv) shareSession(agent string, guest *localUser) (id, socket stri
 	if r.code != 0 || !ok {
 		g.t.Fatalf("session start --user: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
-	id, socket, _ = strings.Cut(env, "@")
+	id, socket = sessionParts(g.t, env)
 	g.t.Cleanup(func() { g.run(nil, "session", "stop", id) })
 	return id, socket
 }
@@ -226,7 +226,7 @@ func TestGuestReadsWhatTheCLIPrints(t *testing.T) {
 			t.Errorf("the guest's raw reply names the host's recipe:\n%s", reply)
 		}
 	}
-	in := []string{"MCP_SESSION=" + id + "@" + socket}
+	in := []string{"MCP_SESSION=" + sessionEnv(id, socket)}
 	if r := g.as(guest, in, "mcp", "list"); r.code != 0 || !strings.Contains(r.stdout, "fake  untrusted") || strings.Contains(r.stdout+r.stderr, g.root) {
 		t.Errorf("the guest's list with an untrusted server: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
@@ -254,7 +254,7 @@ func TestGuestLargeRequest(t *testing.T) {
 	if grew := peakRSS(t, pid) - before; grew > 64<<20 {
 		t.Errorf("a 256 MiB request took the multiplexer's peak memory up by %d MiB", grew>>20)
 	}
-	r = g.as(guest, []string{"MCP_SESSION=" + id + "@" + socket}, "mcp", "call", "fake.echo", "message=after")
+	r = g.as(guest, []string{"MCP_SESSION=" + sessionEnv(id, socket)}, "mcp", "call", "fake.echo", "message=after")
 	if r.code != 0 || r.stdout != "after\n" {
 		t.Errorf("a call after the large request: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
@@ -262,7 +262,7 @@ func TestGuestLargeRequest(t *testing.T) {
 	big := filepath.Join(guest.home, "big.json")
 	writeFile(t, big, `{"message":"`+strings.Repeat("x", 5<<20)+`"}`)
 	_ = os.Chown(big, guest.UID, guest.GID)
-	r = g.as(guest, []string{"MCP_SESSION=" + id + "@" + socket}, "mcp", "call", "fake.echo", "--args", "@"+big)
+	r = g.as(guest, []string{"MCP_SESSION=" + sessionEnv(id, socket)}, "mcp", "call", "fake.echo", "--args", "@"+big)
 	if r.code != exit.Usage || !strings.Contains(r.stderr, "mcp: error: the request is 5.0 MiB, and the multiplexer takes at most 4 MiB") {
 		t.Errorf("a call with 5 MiB of arguments: exit %d, stderr %.300q", r.code, r.stderr)
 	}
@@ -353,7 +353,7 @@ func TestGuestConnectionBound(t *testing.T) {
 	}) {
 		t.Errorf("a call once the guest let its connections go: %s", reply)
 	}
-	if r := g.as(guest, []string{"MCP_SESSION=" + id + "@" + socket}, "mcp", "call", "fake.echo", "message=hi"); r.code != 0 {
+	if r := g.as(guest, []string{"MCP_SESSION=" + sessionEnv(id, socket)}, "mcp", "call", "fake.echo", "message=hi"); r.code != 0 {
 		t.Errorf("the guest's mcp call after: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
@@ -378,7 +378,7 @@ func TestGuestUnavailableServer(t *testing.T) {
 		t.Fatalf("session start: exit %d, %q", r.code, r.stderr)
 	}
 	defer g.run(nil, "session", "stop", env)
-	id, socket, _ := strings.Cut(env, "@")
+	id, socket := sessionParts(t, env)
 	hostOnly := []string{"/host-only", "secret-dir", "cannot open database", g.root}
 	replies := g.rawReplies(guest, socket, []string{rawRequest(id, "catalog"),
 		`{"v":` + wireV + `,"session":"` + id + `","op":"tools","server":"broken"}`,
@@ -461,7 +461,7 @@ func TestGuestRequestsInFlightAreBounded(t *testing.T) {
 	// Once the guest has hung up, its calls end and the budget is free.
 	var r result
 	if !eventually(20*time.Second, func() bool {
-		r = g.as(guest, []string{"MCP_SESSION=" + id + "@" + socket}, "mcp", "call", "fake.sleep", "ms=1")
+		r = g.as(guest, []string{"MCP_SESSION=" + sessionEnv(id, socket)}, "mcp", "call", "fake.sleep", "ms=1")
 		return r.code == 0 && r.stdout == "slept\n"
 	}) {
 		t.Errorf("a call after: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
@@ -488,7 +488,7 @@ func TestSessionStopWithAStuckServer(t *testing.T) {
 	if r.code != 0 || !ok {
 		t.Fatalf("session start: exit %d, %q", r.code, r.stderr)
 	}
-	id, socket, _ := strings.Cut(env, "@")
+	id, socket := sessionParts(t, env)
 	pad := strings.Repeat("p", 1<<20)
 	call := `{"v":` + wireV + `,"session":"` + id + `","op":"call","server":"stall","tool":"stall","args":{"pad":"` + pad + `"}}`
 	g.fire(guest, socket, []string{call, call}, 3*time.Second)
@@ -537,7 +537,7 @@ func TestGuestReadsAreBounded(t *testing.T) {
 		g.rawReplies(guest, socket, []string{rawRequest(id, "call", "server", "tool", "args")})
 		answered <- time.Now()
 	}()
-	if r := g.run([]string{"MCP_SESSION=" + id + "@" + socket}, "call", "fake.echo", "message=host"); r.code != 0 || r.stdout != "host\n" {
+	if r := g.run([]string{"MCP_SESSION=" + sessionEnv(id, socket)}, "call", "fake.echo", "message=host"); r.code != 0 || r.stdout != "host\n" {
 		t.Errorf("the host's call while the guest's reads are taken: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 	time.Sleep(time.Second)

@@ -166,12 +166,24 @@ func (m *muxEnv) socketIn(extraEnv []string, agent string) string {
 // sessionSocket is where the multiplexer of a session listens, from the
 // MCP_SESSION value session start printed.
 func (m *muxEnv) sessionSocket(env string) string {
-	_, socket, err := session.ParseEnv(env)
-	if err != nil {
-		m.t.Fatal(err)
-	}
+	_, socket := sessionParts(m.t, env)
 	return socket
 }
+
+// sessionParts splits an MCP_SESSION value into the session's id and its
+// socket.
+func sessionParts(t *testing.T, env string) (id, socket string) {
+	t.Helper()
+	id, _, socket, err := session.ParseEnv(env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id, socket
+}
+
+// sessionEnv is the MCP_SESSION value of session id, which this user
+// started, on socket.
+func sessionEnv(id, socket string) string { return session.FormatEnv(id, os.Getuid(), socket) }
 
 func (m *muxEnv) socketOf(key string) string {
 	m.t.Helper()

@@ -283,7 +283,7 @@ func TestSessionStateCannotWiden(t *testing.T) {
 	defer m.run(nil, "session", "stop", env)
 	in := []string{"MCP_SESSION=" + env}
 	sock := m.sessionSocket(env)
-	id, _, _ := strings.Cut(env, "@")
+	id, _ := sessionParts(t, env)
 	state := filepath.Join(m.envValue("XDG_CACHE_HOME"), "mcp", "sessions", id+".json")
 	writeFile(t, state, fmt.Sprintf(`{"id": %q, "root": %q, "started": "2026-01-01T00:00:00Z",
   "surface": {"mode": "cli", "servers": [{"id": "other", "all": true}]}}`, id, m.root))
@@ -345,9 +345,9 @@ func TestSessionEnvNamesItsMultiplexer(t *testing.T) {
 	defer m.run(nil, "session", "stop", narrow)
 	sleeper := m.startSession("sleeper")
 	defer m.run(nil, "session", "stop", sleeper)
-	id, _, _ := strings.Cut(narrow, "@")
+	id, _ := sessionParts(t, narrow)
 	for name, socket := range map[string]string{"the host's": m.socket(""), "another session's": m.sessionSocket(sleeper)} {
-		env := []string{"MCP_SESSION=" + id + "@" + socket}
+		env := []string{"MCP_SESSION=" + sessionEnv(id, socket)}
 		r := m.run(env, "call", "fake.getenv", "name=HOME")
 		if r.code != exit.Usage || !strings.Contains(r.stderr, "does not serve session "+id) {
 			t.Errorf("MCP_SESSION naming %s multiplexer: exit %d, stdout %q, stderr %q", name, r.code, r.stdout, r.stderr)

@@ -314,7 +314,7 @@ func TestMuxDaemonCommand(t *testing.T) {
 	m.must("--agent", "narrow", "call", "fake.echo", "message=hi")
 	r := m.run(nil, "session", "start", "--agent", "sleeper")
 	env, _ := strings.CutPrefix(strings.TrimSpace(r.stdout), "export MCP_SESSION=")
-	id, _, _ := strings.Cut(env, "@")
+	id, _ := sessionParts(t, env)
 	out := m.must("daemon", "status")
 	for _, want := range []string{"recipe " + m.root + "  (", "recipe " + m.root + ", agent narrow", "session " + id, "  fake  connected, "} {
 		if !strings.Contains(out, want) {

@@ -15,7 +15,7 @@ import (
 )
 
 type sessionCmd struct {
-	Start sessionStartCmd `cmd:"" help:"Fix an agent's surface, bind its required servers and print export MCP_SESSION=ID@SOCKET.\n\n  eval \"$(mcp session start --agent support)\""`
+	Start sessionStartCmd `cmd:"" help:"Fix an agent's surface, bind its required servers and print export MCP_SESSION=ID:UID@SOCKET.\n\n  eval \"$(mcp session start --agent support)\""`
 	Stop  sessionStopCmd  `cmd:"" help:"End a session.\n\n  mcp session stop 3f9c…"`
 	List  sessionListCmd  `cmd:"" help:"List running sessions."`
 }
@@ -72,8 +72,8 @@ func (c *sessionStartCmd) Run(a *app) error {
 		st.ID, who, s.Mode, len(s.Servers), plural(len(s.Servers), "server", "servers"), boundNote(s, tools))
 	if guest != nil {
 		fmt.Fprintf(a.stderr, "mcp: user %s needs only %s=%s in its environment; nobody else may use the socket\n", guest.Name, session.EnvVar, shellWord(st.Env()))
-		fmt.Fprintf(a.stderr, "mcp: in a container running as uid %d: mount %s and set %s=%s@MOUNT/%s\n",
-			guest.UID, shellWord(filepath.Dir(st.Socket)), session.EnvVar, st.ID, filepath.Base(st.Socket))
+		fmt.Fprintf(a.stderr, "mcp: in a container running as uid %d: mount %s and set %s=%s\n",
+			guest.UID, shellWord(filepath.Dir(st.Socket)), session.EnvVar, session.FormatEnv(st.ID, os.Getuid(), "MOUNT/"+filepath.Base(st.Socket)))
 	}
 	return nil
 }
@@ -132,8 +132,7 @@ func (c *sessionStopCmd) Run(a *app) error {
 			return err
 		}
 	default:
-		id, _, _ := strings.Cut(c.ID, "@")
-		st, err := session.Load(id)
+		st, err := session.Load(stopID(c.ID))
 		if err != nil {
 			return err
 		}
@@ -154,6 +153,15 @@ func (c *sessionStopCmd) Run(a *app) error {
 		fmt.Fprintln(a.stderr, "mcp: no session is running")
 	}
 	return nil
+}
+
+// stopID is the session id that session stop's argument names: the id,
+// or the whole MCP_SESSION value (ID:UID@SOCKET, or the ID@SOCKET of an
+// older mcp); Load refuses anything that is not an id.
+func stopID(arg string) string {
+	head, _, _ := strings.Cut(arg, "@")
+	id, _, _ := strings.Cut(head, ":")
+	return id
 }
 
 type sessionListCmd struct{}

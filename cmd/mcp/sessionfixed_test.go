@@ -88,7 +88,7 @@ func TestSessionStateEditIsRefused(t *testing.T) {
 	m := newMuxEnv(t)
 	env := m.startSession("narrow")
 	in := []string{"MCP_SESSION=" + env}
-	id, _, _ := strings.Cut(env, "@")
+	id, _ := sessionParts(t, env)
 
 	// Another recipe of the user's, trusted, whose server says who it is.
 	other := filepath.Join(filepath.Dir(m.root), "other")

@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -29,8 +30,10 @@ import (
 )
 
 // EnvVar marks a process as being inside a session. Its value names the
-// session and its multiplexer, ID@SOCKET (Env), which is all a process in
-// the session needs: it never reads the state of the user who started it.
+// session, the user who started it and its multiplexer, ID:UID@SOCKET
+// (Env), which is all a process in the session needs: it never reads the
+// state of the user who started it, and talks only to a socket that user
+// listens on.
 const EnvVar = "MCP_SESSION"
 
 // State is what a session was started with.
@@ -101,17 +104,41 @@ type Guest struct {
 	UID  int    `json:"uid"`
 }
 
-// Env is the value of MCP_SESSION for the session: ID@SOCKET.
-func (st *State) Env() string { return st.ID + "@" + st.Socket }
+// Env is the value of MCP_SESSION for the session: ID:UID@SOCKET, UID
+// being the user who started it, this process's (only that user reads a
+// session's state).
+func (st *State) Env() string { return FormatEnv(st.ID, os.Getuid(), st.Socket) }
 
-// ParseEnv reads a value of MCP_SESSION: the session's id and the socket
-// of its multiplexer. Anything else is a *BadEnvError.
-func ParseEnv(v string) (id, socket string, err error) {
-	id, socket, ok := strings.Cut(v, "@")
-	if !ok || !ValidID(id) || !socketPath(socket) {
-		return "", "", &BadEnvError{Value: v}
+// FormatEnv is the value of MCP_SESSION for session id, started by the
+// user host, whose multiplexer listens on socket.
+func FormatEnv(id string, host int, socket string) string {
+	return id + ":" + strconv.Itoa(host) + "@" + socket
+}
+
+// ParseEnv reads a value of MCP_SESSION: the session's id, the uid of the
+// user who started it (whose multiplexer alone may listen on the socket)
+// and the socket of its multiplexer. The id is hex and the uid decimal
+// digits, so the first "@" ends them both, whatever the path holds.
+// Anything else is a *BadEnvError.
+func ParseEnv(v string) (id string, host int, socket string, err error) {
+	head, socket, ok := strings.Cut(v, "@")
+	id, uid, okUID := strings.Cut(head, ":")
+	host, okHost := parseUID(uid)
+	if !ok || !okUID || !okHost || !ValidID(id) || !socketPath(socket) {
+		return "", 0, "", &BadEnvError{Value: v}
 	}
-	return id, socket, nil
+	return id, host, socket, nil
+}
+
+// parseUID reads a uid as strconv.Itoa prints one: decimal digits without
+// a sign or leading zeros, short of (uid_t)-1, which names nobody, and
+// within an int.
+func parseUID(s string) (int, bool) {
+	n, err := strconv.ParseUint(s, 10, 32)
+	if err != nil || n == 1<<32-1 || int(n) < 0 || strconv.FormatUint(n, 10) != s {
+		return 0, false
+	}
+	return int(n), true
 }
 
 // socketPath says whether p may be a session's socket: a clean absolute
@@ -126,7 +153,7 @@ type BadEnvError struct{ Value string }
 func (e *BadEnvError) ExitCode() int { return exit.Usage }
 
 func (e *BadEnvError) Error() string {
-	return fmt.Sprintf("MCP_SESSION=%.40q does not name a session: it must be the ID@SOCKET that session start printed", e.Value)
+	return fmt.Sprintf("MCP_SESSION=%.40q does not name a session: it must be the ID:UID@SOCKET that session start printed", e.Value)
 }
 
 // NotFoundError says there is no state for a session id.

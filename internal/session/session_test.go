@@ -11,49 +11,66 @@ import (
 
 func TestParseEnv(t *testing.T) {
 	id := strings.Repeat("ab", 12)
-	good := []struct{ v, socket string }{
-		{id + "@/run/user/1000/mcp/0123.sock", "/run/user/1000/mcp/0123.sock"},
-		{id + "@/tmp/mcp-session-" + id + "/mux.sock", "/tmp/mcp-session-" + id + "/mux.sock"},
-		{id + "@", ""}, // no multiplexer on this system
+	good := []struct {
+		v      string
+		host   int
+		socket string
+	}{
+		{id + ":1000@/run/user/1000/mcp/0123.sock", 1000, "/run/user/1000/mcp/0123.sock"},
+		{id + ":0@/tmp/mcp-session-" + id + "/mux.sock", 0, "/tmp/mcp-session-" + id + "/mux.sock"},
+		{id + ":2147483647@/tmp/a@b:c/mux.sock", 2147483647, "/tmp/a@b:c/mux.sock"},
+		{id + ":501@", 501, ""}, // no multiplexer on this system
 	}
 	for _, c := range good {
-		gotID, socket, err := ParseEnv(c.v)
-		if err != nil || gotID != id || socket != c.socket {
-			t.Errorf("ParseEnv(%q) = %q, %q, %v", c.v, gotID, socket, err)
+		gotID, host, socket, err := ParseEnv(c.v)
+		if err != nil || gotID != id || host != c.host || socket != c.socket {
+			t.Errorf("ParseEnv(%q) = %q, %d, %q, %v", c.v, gotID, host, socket, err)
+		}
+		if back := FormatEnv(gotID, host, socket); back != c.v {
+			t.Errorf("FormatEnv of ParseEnv(%q) = %q", c.v, back)
 		}
 	}
 	bad := []string{
-		"", id, "@/tmp/x.sock", "XYZ@/tmp/x.sock", id + "@relative.sock", id + "@/tmp/../etc/x.sock",
-		id + "@/tmp//x.sock", id + "@/tmp/x\x00.sock", "short@/tmp/x.sock",
+		"", id, ":0@/tmp/x.sock", "XYZ:0@/tmp/x.sock", id + ":0@relative.sock", id + ":0@/tmp/../etc/x.sock",
+		id + ":0@/tmp//x.sock", id + ":0@/tmp/x\x00.sock", "short:0@/tmp/x.sock",
+		// the value of sessions before it named their host
+		id + "@/tmp/x.sock", id + "@",
+		// a uid as nothing but its decimal digits print it
+		id + ":@/tmp/x.sock", id + ":-1@/tmp/x.sock", id + ":+1@/tmp/x.sock", id + ":01@/tmp/x.sock",
+		id + ": 1@/tmp/x.sock", id + ":1 @/tmp/x.sock", id + ":0x1@/tmp/x.sock", id + ":1e3@/tmp/x.sock",
+		id + ":4294967295@/tmp/x.sock", id + ":4294967296@/tmp/x.sock", id + ":99999999999999999999@/tmp/x.sock",
+		id + ":1:2@/tmp/x.sock", id + "::1@/tmp/x.sock", id + ":1000", "1000:" + id + "@/tmp/x.sock",
 	}
 	for _, v := range bad {
-		_, _, err := ParseEnv(v)
+		_, _, _, err := ParseEnv(v)
 		var be *BadEnvError
-		if !errors.As(err, &be) {
-			t.Errorf("ParseEnv(%q) = %v, want a *BadEnvError", v, err)
+		if !errors.As(err, &be) || !strings.Contains(err.Error(), "ID:UID@SOCKET") {
+			t.Errorf("ParseEnv(%q) = %v, want a *BadEnvError naming the format", v, err)
 		}
 	}
 }
 
 // Whatever MCP_SESSION holds, ParseEnv either refuses it or returns a
-// valid id and a clean absolute socket path (or none), and never panics.
+// valid id, a uid and a clean absolute socket path (or none) that
+// FormatEnv prints back as the same value, and never panics.
 func FuzzParseEnv(f *testing.F) {
+	f.Add(strings.Repeat("0", 24) + ":1000@/tmp/a.sock")
 	f.Add(strings.Repeat("0", 24) + "@/tmp/a.sock")
-	f.Add("@")
-	f.Add(strings.Repeat("f", 16) + "@/../x")
+	f.Add(":@")
+	f.Add(strings.Repeat("f", 16) + ":0@/../x")
 	f.Fuzz(func(t *testing.T, v string) {
-		id, socket, err := ParseEnv(v)
+		id, host, socket, err := ParseEnv(v)
 		if err != nil {
 			if !strings.Contains(err.Error(), "does not name a session") {
 				t.Fatalf("error %q", err)
 			}
 			return
 		}
-		if !ValidID(id) || socket != "" && (!filepath.IsAbs(socket) || filepath.Clean(socket) != socket) {
-			t.Fatalf("ParseEnv(%q) = %q, %q", v, id, socket)
+		if !ValidID(id) || host < 0 || socket != "" && (!filepath.IsAbs(socket) || filepath.Clean(socket) != socket) {
+			t.Fatalf("ParseEnv(%q) = %q, %d, %q", v, id, host, socket)
 		}
-		if id+"@"+socket != v {
-			t.Fatalf("ParseEnv(%q) lost something: %q, %q", v, id, socket)
+		if FormatEnv(id, host, socket) != v {
+			t.Fatalf("ParseEnv(%q) lost something: %q, %d, %q", v, id, host, socket)
 		}
 	})
 }
