@@ -213,7 +213,7 @@ func TestGuestReadsWhatTheCLIPrints(t *testing.T) {
 
 	// The host edits the recipe: its servers start no more until the host
 	// trusts it again, and the guest is told so without the path.
-	writeFile(t, filepath.Join(g.root, "mcp.json"), strings.Replace(muxManifest, `"other": {"command": "fake-server"}`, `"other": {"command": "fake-server", "args": []}`, 1))
+	writeFile(t, filepath.Join(g.root, "mcp.json"), strings.Replace(muxManifest, `"other": {"command": "fake-server",`, `"other": {"command": "fake-server", "args": [],`, 1))
 	var last []string
 	if !eventually(10*time.Second, func() bool {
 		last = g.rawReplies(guest, socket, []string{catalog, call})

@@ -39,8 +39,8 @@ func TestMuxFollowsTrust(t *testing.T) {
 	}
 
 	server = m.serverPID(sock, "fake")
-	writeFile(t, filepath.Join(m.root, "mcp.json"), strings.Replace(muxManifest, `"other": {"command": "fake-server"}`,
-		`"other": {"command": "fake-server", "args": ["edited"]}`, 1))
+	writeFile(t, filepath.Join(m.root, "mcp.json"), strings.Replace(muxManifest, `"other": {"command": "fake-server",`,
+		`"other": {"command": "fake-server", "args": ["edited"],`, 1))
 	if !eventually(10*time.Second, func() bool {
 		r := m.run(nil, "call", "fake.echo", "message=x")
 		return r.code == exit.Config && strings.Contains(r.stderr, "which changed since you trusted it (mcp.json)")
