@@ -45,6 +45,7 @@ type options struct {
 	keep          bool
 	baselineMcp   string // another build of mcp, measured warm beside mcp
 	baselineName  string // what the baseline is, for the report
+	only          string // "tabs": take only the tabs measurement
 }
 
 func main() {
@@ -81,6 +82,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.keep, "keep", false, "keep the work directory (recipes, logs of the multiplexers)")
 	fs.StringVar(&o.baselineMcp, "baseline-mcp", "", "another build of mcp, measured warm beside --mcp in the same loop")
 	fs.StringVar(&o.baselineName, "baseline-name", "", "what the baseline is (a revision), for the report")
+	fs.StringVar(&o.only, "only", "", `"tabs": only the warm calls of two terminal tabs taking turns`)
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -92,6 +94,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		err = errors.New("--mcp is required, and --runs and --slow-runs must be at least 1")
 	case (o.catalog == "") != (o.catalogServer == ""):
 		err = errors.New("--catalog and --catalogserver go together")
+	case o.only != "" && o.only != "tabs":
+		err = fmt.Errorf("--only takes tabs, not %q", o.only)
 	case o.baselineName != "" && o.baselineMcp == "":
 		err = errors.New("--baseline-name names the --baseline-mcp binary, which is missing")
 	}
@@ -192,8 +196,12 @@ func (b *bench) measureAll() error {
 	}{
 		{"package inits", b.inits},
 		{"warm calls", b.warm},
+		{"two terminal tabs", b.tabs},
 		{"cold calls", b.cold},
 		{"10 servers, 10,000 tools", b.scale},
+	}
+	if b.only == "tabs" {
+		steps = steps[2:3]
 	}
 	for _, s := range steps {
 		fmt.Fprintf(b.log, "muxbench: %s… (load %s)\n", s.name, loadAvg())
@@ -226,7 +234,7 @@ func npxArgv() []string             { return []string{"npx", "-y", everythingPkg
 func (b *bench) prepare() error {
 	na := b.nodeArgv()
 	node := server{Command: na[0], Args: na[1:]}
-	if err := writeRecipe(b.everythingRecipe(), map[string]server{"everything": node}, []string{"echo"}); err != nil {
+	if err := writeRecipe(b.everythingRecipe(), map[string]server{"everything": node}, []string{"echo", "trigger-long-running-operation"}); err != nil {
 		return err
 	}
 	// npx runs where node_modules holds the package, as a project would.

@@ -27,7 +27,13 @@ func report(w io.Writer, r *results, o options) {
 	fmt.Fprintf(w, "Load average (1, 5, 15 min) at start: %s; at end: %s.\n\n", r.loadStart, r.loadEnd)
 
 	t := newTable(w, r.spawnerHWM)
+	if o.only == "tabs" {
+		tabsRows(t, &r.tabs)
+		t.notes(len(r.tabs.one.samples) < inaccurateSamples)
+		return
+	}
 	callRows(t, r)
+	tabsRows(t, &r.tabs)
 	scaleRows(t, r.scale)
 	t.notes(len(r.warmMcp.samples) < inaccurateSamples || len(r.warmMcporter.samples) < inaccurateSamples)
 	if r.cmp != nil {

@@ -25,6 +25,7 @@ type results struct {
 
 	scale *scaleResult
 	cmp   *comparison // with --baseline-mcp
+	tabs  tabsResult
 
 	// spawnerHWM is the benchmark's own peak RSS, the floor under every
 	// child's ru_maxrss.
