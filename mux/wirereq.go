@@ -6,14 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"net"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/tailscale/hujson"
-
 	"github.com/mcpsh/mcp/internal/exit"
+	"github.com/mcpsh/mcp/internal/jsonscan"
 )
 
 // BadRequestError says a request on the socket is not one the multiplexer
@@ -51,6 +51,7 @@ const (
 	maxName       = 256 // a server id or tool name as a client typed it
 	maxSearchText = 4096
 	maxLimit      = 10000
+	maxPairs      = 10000 // key=value arguments of an invoke
 )
 
 // fields a request may carry, beside v, env and session.
@@ -106,6 +107,9 @@ func readRequest(r io.Reader) (req *request, size int, err error) {
 	if err := exactNames(raw, requestNames, map[string][]string{"input": inputNames, "search": searchNames}); err != nil {
 		return nil, 0, err
 	}
+	if n := pairsIn(raw); n > maxPairs {
+		return nil, 0, &BadRequestError{Reason: fmt.Sprintf("its input has %d pairs, and the multiplexer takes at most %d", n, maxPairs)}
+	}
 	// Every name is known (exactNames): the fields decode as they are.
 	req = &request{}
 	if err := json.Unmarshal(raw, req); err != nil {
@@ -126,29 +130,16 @@ var (
 
 // exactNames checks that raw, when an object, has each of its names once
 // and only names of names, and so the objects under the names of nested.
-// What is not an object is left for the decoder to say. (hujson keeps an
-// object's members as written, in order, twice if twice, and refers to
-// raw rather than copying it.)
+// What is not an object is left for the decoder to say. It reads raw in
+// place (jsonscan) and skips the values it does not check, so that it
+// costs nothing for a request's size or shape.
 func exactNames(raw json.RawMessage, names []string, nested map[string][]string) error {
-	v, err := hujson.Parse(raw)
-	if err != nil {
-		return nil
-	}
-	return exactMembers(v.Value, names, nested)
-}
-
-func exactMembers(v hujson.ValueTrimmed, names []string, nested map[string][]string) error {
-	obj, ok := v.(*hujson.Object)
-	if !ok {
-		return nil
-	}
 	seen := map[string]bool{}
-	for _, m := range obj.Members {
-		lit, ok := m.Name.Value.(hujson.Literal)
+	for lit, value := range jsonscan.Members(raw) {
+		name, ok := jsonscan.Unquote(lit)
 		if !ok {
 			return nil
 		}
-		name := lit.String()
 		switch {
 		case seen[name]:
 			return &BadRequestError{Reason: fmt.Sprintf("it has the field %s twice", quoted(name))}
@@ -157,12 +148,38 @@ func exactMembers(v hujson.ValueTrimmed, names []string, nested map[string][]str
 		}
 		seen[name] = true
 		if sub, ok := nested[name]; ok {
-			if err := exactMembers(m.Value.Value, sub, nil); err != nil {
+			if err := exactNames(value, sub, nil); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// pairsIn is how many pairs the input of raw, a request, holds, counted
+// in place: a slice of strings costs more than the bytes of its JSON.
+func pairsIn(raw json.RawMessage) int {
+	n := 0
+	for input := range member(raw, "input") {
+		for pairs := range member(input, "pairs") {
+			for range jsonscan.Elements(pairs) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// member yields the value of each member of the object obj named name
+// (its name decoded: "\u0069nput" is "input").
+func member(obj []byte, name string) iter.Seq[[]byte] {
+	return func(yield func([]byte) bool) {
+		for lit, value := range jsonscan.Members(obj) {
+			if s, _ := jsonscan.Unquote(lit); s == name && !yield(value) {
+				return
+			}
+		}
+	}
 }
 
 // has says which fields req carries.

@@ -268,6 +268,34 @@ func TestGuestLargeRequest(t *testing.T) {
 	}
 }
 
+// A request costs the host's multiplexer a bounded multiple of its size,
+// whatever its shape: four calls of the excluded tool, each with 4 MiB of
+// [0,0,…] (every bound kept), are refused as any call of it is, and take
+// the multiplexer's peak memory up by tens of MiB. Each once cost it a
+// GiB (its member names were checked on a tree of all of it), 2.1 to
+// 2.5 GiB for the four, and kept.
+func TestGuestRequestCostIsBounded(t *testing.T) {
+	g := newGuestEnv(t)
+	guest := newLocalUser(t, filepath.Dir(g.shared))
+	id, socket := g.shareSession("narrow", guest)
+	pid := g.status(socket).PID
+	before := peakRSS(t, pid)
+	head := `{"v":` + wireV + `,"session":"` + id + `","op":"call","server":"fake","tool":"drop_table","args":{"a":[`
+	call := head + strings.Repeat("0,", (mux.MaxRequest-len(head)-16)/2) + "0]}}"
+	reqs := []string{call, call, call, call}
+	for i, reply := range g.rawReplies(guest, socket, reqs) {
+		if !strings.Contains(reply, `"kind":"not_available"`) {
+			t.Errorf("call %d of fake.drop_table with 4 MiB of zeros: %.300s", i, reply)
+		}
+	}
+	// What the race detector adds to each copy counts here too.
+	grew := peakRSS(t, pid) - before
+	t.Logf("peak memory up by %d MiB", grew>>20)
+	if grew > 256<<20 {
+		t.Errorf("four requests of 4 MiB took the multiplexer's peak memory up by %d MiB", grew>>20)
+	}
+}
+
 // peakRSS is the most memory process pid has held (VmHWM), in bytes.
 func peakRSS(t *testing.T, pid int) int {
 	t.Helper()

@@ -160,3 +160,45 @@ func BenchmarkSet_Text(b *testing.B) {
 		s.Text(line)
 	}
 }
+
+// Count counts what Text finds, overlapping or not and whole tokens or
+// not, up to its limit; text in which it counts none Text leaves as it is.
+func TestSet_Count(t *testing.T) {
+	var s Set
+	s.Add("hunter22", "aaaa")
+	for _, c := range []struct {
+		text  string
+		limit int
+		want  int
+	}{
+		{"pw hunter22, again hunter22", 10, 2},
+		{"xhunter22x", 10, 1},
+		{"aaaaaa", 10, 3},
+		{strings.Repeat("a", 1000), 5, 5},
+		{"nothing here", 10, 0},
+	} {
+		if got := s.Count(c.text, c.limit); got != c.want {
+			t.Errorf("Count(%q, %d) = %d, want %d", c.text, c.limit, got, c.want)
+		}
+	}
+	if got := (*Set)(nil).Count("hunter22", 10); got != 0 {
+		t.Errorf("a nil set counts %d", got)
+	}
+	long := strings.Repeat("hunter22 ", 100)
+	if n := testing.AllocsPerRun(10, func() { s.Count(long, 1000) }); n > 0 {
+		t.Errorf("Count allocates %.0f times", n)
+	}
+}
+
+// FuzzSet_Count: Text changes only text in which Count counts a secret.
+func FuzzSet_Count(f *testing.F) {
+	f.Add("pw hunter22", "hunter22")
+	f.Add("aaaaaa", "aaaa")
+	f.Fuzz(func(t *testing.T, text, secret string) {
+		var s Set
+		s.Add(secret)
+		if s.Count(text, 1) == 0 && s.Text(text) != text {
+			t.Fatalf("Count(%q) is 0 and Text masks %q", text, s.Text(text))
+		}
+	})
+}

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/tailscale/hujson"
 
 	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/jsonscan"
 	"github.com/mcpsh/mcp/internal/redact"
 	"github.com/mcpsh/mcp/manifests"
 )
@@ -56,46 +58,97 @@ func (u *conn) redact(err error) error {
 // taken out is not offered.
 var errSecretInJSON = errors.New("its definition holds a secret of the recipe that cannot be taken out of it")
 
+// maxSecretsInJSON bounds the occurrences of secrets redactJSON takes out
+// of one tool's JSON, in each of its three readings of it (all of it as
+// written, its literals decoded, all of it once redacted): no real tool
+// names the recipe's secrets that often, and each costs a few hundred
+// bytes to take out.
+const maxSecretsInJSON = 10000
+
+// errSecretsInJSON is why a tool whose JSON holds secrets more often
+// than that is not offered.
+var errSecretsInJSON = fmt.Errorf("its definition holds the recipe's secrets more than %d times", maxSecretsInJSON)
+
 // redactJSON is raw, a JSON value the server sent, without the secrets
-// text takes out. Each string (keys included) is taken out as it reads
+// the set takes out. Each string (keys included) is taken out as it reads
 // decoded, so that no escape hides a secret, and each number or other
 // literal that is one becomes the string Mask; what holds none keeps its
 // bytes, so keys stay in order and the JSON stays as the server wrote it.
-// JSON in which text still finds a secret after that (one that runs
-// across strings) is refused with errSecretInJSON.
-func redactJSON(raw json.RawMessage, text func(string) string) (json.RawMessage, error) {
-	if !bytes.ContainsRune(raw, '\\') && text(string(raw)) == string(raw) {
-		// Without escapes every string reads as its bytes: nothing to take out.
-		return raw, nil
+// JSON in which the set still finds a secret after that (one that runs
+// across strings) is refused with errSecretInJSON. It reads raw in place,
+// a literal at a time (jsonscan), and counts the secrets before it takes
+// them out (errSecretsInJSON past maxSecretsInJSON), so that it costs a
+// bounded multiple of raw's size whatever its shape.
+func redactJSON(raw json.RawMessage, secrets *redact.Set) (json.RawMessage, error) {
+	if !bytes.ContainsRune(raw, '\\') {
+		// Without escapes every string reads as its bytes: nothing to take
+		// out unless the set takes something out of all of it.
+		all := string(raw)
+		n := secrets.Count(all, maxSecretsInJSON+1)
+		if n > maxSecretsInJSON {
+			return nil, errSecretsInJSON
+		}
+		if n == 0 || secrets.Text(all) == all {
+			return raw, nil
+		}
 	}
-	v, err := hujson.Parse(raw)
+	if !json.Valid(raw) {
+		return nil, errNotJSON
+	}
+	out, err := redactLiterals(raw, secrets)
 	if err != nil {
 		return nil, err
 	}
-	for item := range v.All() {
-		lit, ok := item.Value.(hujson.Literal)
-		if !ok {
-			continue
-		}
-		s := lit.String() // a string decoded; another literal as it is
-		if r := text(s); r != s {
-			item.Value = hujson.String(r)
-		}
-	}
-	out := v.Pack()
-	if text(string(out)) != string(out) {
+	all := string(out)
+	switch n := secrets.Count(all, maxSecretsInJSON+1); {
+	case n > maxSecretsInJSON:
+		return nil, errSecretsInJSON
+	case n > 0 && secrets.Text(all) != all:
 		return nil, errSecretInJSON
 	}
 	return out, nil
 }
+
+// redactLiterals is raw with each literal that holds a secret decoded,
+// redacted and written again: raw itself when none does.
+func redactLiterals(raw json.RawMessage, secrets *redact.Set) (json.RawMessage, error) {
+	var out []byte // raw up to last, redacted; nil while nothing was
+	last, budget := 0, maxSecretsInJSON
+	for start, end := range jsonscan.Literals(raw) {
+		s, ok := jsonscan.Unquote(raw[start:end])
+		if !ok {
+			s = string(raw[start:end]) // a number, true, false or null as it is
+		}
+		n := secrets.Count(s, budget+1)
+		if budget -= n; budget < 0 {
+			return nil, errSecretsInJSON
+		}
+		if n == 0 {
+			continue
+		}
+		if r := secrets.Text(s); r != s {
+			if out == nil {
+				out = make([]byte, 0, len(raw))
+			}
+			out = append(append(out, raw[last:start]...), hujson.String(r)...)
+			last = end
+		}
+	}
+	if out == nil {
+		return raw, nil
+	}
+	return append(out, raw[last:]...), nil
+}
+
+var errNotJSON = errors.New("it is not JSON")
 
 // decodeTool is the tool the server described in raw, without the
 // connection's secrets in its raw JSON and so in any field decoded from
 // it. A tool whose JSON cannot be rid of them is not offered, with a
 // warning naming it.
 func (u *conn) decodeTool(raw json.RawMessage) (catalog.Tool, bool) {
-	clean, err := redactJSON(raw, u.secret.Text)
-	if errors.Is(err, errSecretInJSON) {
+	clean, err := redactJSON(raw, u.secret)
+	if errors.Is(err, errSecretInJSON) || errors.Is(err, errSecretsInJSON) {
 		if t, derr := catalog.DecodeTool(u.server, raw); derr == nil {
 			u.warnTool(t.Name, err)
 		}
