@@ -147,7 +147,7 @@ func runConsole(t *testing.T, dir, path string, steps []consoleStep) [][]string 
 	home := t.TempDir()
 	tmp := filepath.Join(home, "tmp")
 	mkdir(t, tmp)
-	t.Cleanup(func() { stopDaemons(t, filepath.Join(tmp, "mcp-"+strconv.Itoa(os.Getuid()))) })
+	t.Cleanup(func() { stopDaemons(t, tmp) })
 	var script strings.Builder
 	script.WriteString("exec 2>&1\n")
 	for i, s := range steps {
