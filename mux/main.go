@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpsh/mcp/internal/exit"
+	"github.com/mcpsh/mcp/internal/privdir"
 	"github.com/mcpsh/mcp/internal/redact"
 	"github.com/mcpsh/mcp/internal/session"
 	"github.com/mcpsh/mcp/mux/upstream"
@@ -39,6 +40,7 @@ func Main(stderr io.Writer, opts upstream.Options) int {
 	log := newLog(stderr, opts.Secrets)
 	// What logs through the default loggers goes the same way.
 	slog.SetDefault(log)
+	privdir.OnWarning(func(line string) { log.Warn(line) })
 	// What keeps it from serving is told to whoever started it, and
 	// written on stderr: its log, or the terminal of someone who ran it.
 	fail := func(err error, config bool, code int) int {

@@ -3,8 +3,6 @@
 package mux
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"net"
@@ -30,16 +28,31 @@ const maxSocketPath = 100
 // ErrBusy says another multiplexer holds the socket.
 var ErrBusy = errors.New("another multiplexer holds this socket")
 
-// SocketPath is where the multiplexer for key listens: in
-// $XDG_RUNTIME_DIR/mcp when that is set, else in $TMPDIR/mcp-UID. The
-// directory is created 0700 and refused when another user owns it or
-// others may write to it.
+// SocketPath is where the multiplexer for key listens: in the user's
+// runtime directory (privdir.Runtime: $XDG_RUNTIME_DIR/mcp, else a
+// directory of a random name in $TMPDIR, remembered), or, when the path
+// would be too long for a socket, in another such directory in /tmp.
 func SocketPath(key string) (string, error) {
-	tmp, err := tempBase()
+	if _, err := tempBase(); err != nil {
+		return "", err
+	}
+	if err := safeParent(privdir.Parent()); err != nil {
+		return "", err
+	}
+	dir, err := privdir.Runtime()
 	if err != nil {
 		return "", err
 	}
-	return SocketPathIn(tmp, os.Getenv("XDG_RUNTIME_DIR"), key)
+	name := key + ".sock"
+	if len(filepath.Join(dir, name)) > maxSocketPath {
+		if err := safeParent("/tmp"); err != nil {
+			return "", err
+		}
+		if dir, err = privdir.Short(dir); err != nil {
+			return "", err
+		}
+	}
+	return filepath.Join(dir, name), nil
 }
 
 // tempBase is os.TempDir, which must be an absolute path: a relative
@@ -79,24 +92,6 @@ func (e *BadTempDirError) Error() string {
 		return fmt.Sprintf("TMPDIR=%.60q %s", e.Dir, e.Why)
 	}
 	return fmt.Sprintf("no multiplexer's socket may go in %s: a directory made there %s", e.Dir, e.Why)
-}
-
-// SocketPathIn is SocketPath for a process whose temporary directory and
-// XDG_RUNTIME_DIR are tmp and runtime.
-func SocketPathIn(tmp, runtime, key string) (string, error) {
-	dir := privdir.Base(tmp, runtime)
-	name := key + ".sock"
-	if len(filepath.Join(dir, name)) > maxSocketPath {
-		sum := sha256.Sum256([]byte(dir))
-		dir = filepath.Join("/tmp", "mcp-"+strconv.Itoa(os.Getuid())+"-"+hex.EncodeToString(sum[:4]))
-	}
-	if err := safeParent(filepath.Dir(dir)); err != nil {
-		return "", err
-	}
-	if err := privdir.Make(dir); err != nil {
-		return "", err
-	}
-	return filepath.Join(dir, name), nil
 }
 
 // SocketDir is the directory SocketPath puts sockets in.

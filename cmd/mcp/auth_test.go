@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -107,7 +106,7 @@ func TestAuth_NothingLeaks(t *testing.T) {
 	srv := authtest.New(t, authtest.Options{ScopesSupported: []string{"notes:read"}, WriteScope: "notes:write"})
 	root := t.TempDir()
 	// The multiplexers this test starts end before its files are removed.
-	t.Cleanup(func() { stopDaemons(t, filepath.Join(root, "tmp", "mcp-"+strconv.Itoa(os.Getuid()))) })
+	t.Cleanup(func() { stopDaemons(t, filepath.Join(root, "tmp")) })
 	home := filepath.Join(root, "home")
 	for k, v := range map[string]string{
 		"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, ".config"), "XDG_CACHE_HOME": filepath.Join(home, ".cache"),

@@ -3,10 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -68,7 +65,7 @@ func TestSession_ToolsOfItsOwnCapabilities(t *testing.T) {
 	env := serveEnv(t)
 	tmp := t.TempDir()
 	env = append(env, "TMPDIR="+tmp, "XDG_RUNTIME_DIR=")
-	t.Cleanup(func() { stopDaemons(t, filepath.Join(tmp, "mcp-"+strconv.Itoa(os.Getuid()))) })
+	t.Cleanup(func() { stopDaemons(t, tmp) })
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		"package.json":       `{"name": "caps", "pi": {"mcp": {"manifests": ["mcp.json"], "servers": [{"id": "everything", "tools": {"include": ["*"]}}]}}}`,

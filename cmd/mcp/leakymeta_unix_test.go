@@ -72,6 +72,8 @@ func TestMetadataWithoutSecrets(t *testing.T) {
 				return nil
 			}
 			files++
+			// The test's own directory is named after it, secret and all.
+			data = bytes.ReplaceAll(data, []byte(filepath.Dir(m.tmp)), nil)
 			if bytes.Contains(bytes.ToLower(data), bytes.ToLower([]byte(metaMarker))) {
 				t.Errorf("%s holds a secret", p)
 			}

@@ -12,10 +12,13 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"os"
 
+	"github.com/mcpsh/mcp/internal/privdir"
 	"github.com/mcpsh/mcp/internal/script"
+	"github.com/mcpsh/mcp/internal/termsafe"
 	"github.com/mcpsh/mcp/mux"
 )
 
@@ -28,9 +31,14 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// mcp run's program, in a process of its own: it serves only the run
 	// that started it, on descriptors that run set up.
 	if len(args) == 1 && args[0] == script.ChildArg {
+		warn := termsafe.NewWriter(stderr)
+		privdir.OnWarning(func(line string) { fmt.Fprintf(warn, "mcp: warning: %s\n", line) })
 		return script.ChildMain(stderr)
 	}
 	a := newApp(stdin, stdout, stderr)
+	// A runtime directory replaced under mcp is said once, by whichever
+	// command finds it first.
+	privdir.OnWarning(func(line string) { a.warn("%s", line) })
 	// The multiplexer is no command of a session's: only session start
 	// starts a session's, with a secret the session's state holds the
 	// digest of, which the multiplexer checks.

@@ -19,6 +19,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/mcpsh/mcp/examples/contacts"
+	"github.com/mcpsh/mcp/internal/privdir"
 	"github.com/mcpsh/mcp/internal/testenv"
 	"github.com/mcpsh/mcp/mux"
 )
@@ -52,6 +53,9 @@ func TestMain(m *testing.M) {
 		"guest-probe-hold": guestProbeHold,
 		"guest-probe-fire": guestProbeFire,
 		"stall-server":     stallServer,
+		// Where the multiplexer named by the argument listens, in this
+		// process's environment.
+		"socket-path": socketPath,
 		// A server whose reply to one method has the wrong shape (MALFORMED).
 		"malformed-server": func() { os.Exit(testenv.ServeFake(testenv.ModeMalformed + os.Getenv("MALFORMED"))) },
 	})
@@ -93,7 +97,7 @@ func TestScripts(t *testing.T) {
 				return err
 			}
 			// Every multiplexer a script started ends with the script.
-			env.Defer(func() { stopDaemons(t, filepath.Join(env.WorkDir, ".tmp", "mcp-"+strconv.Itoa(os.Getuid()))) })
+			env.Defer(func() { stopDaemons(t, filepath.Join(env.WorkDir, ".tmp")) })
 			return os.MkdirAll(home, 0o700)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -110,10 +114,11 @@ const unsetSession = "(unset)"
 // before Main.
 var launchCopy = func() {}
 
-// stopDaemons ends the multiplexers whose sockets are in dir, and fails
-// the test if one does not stop.
-func stopDaemons(t *testing.T, dir string) {
-	locks, _ := filepath.Glob(filepath.Join(dir, "*.sock.lock"))
+// stopDaemons ends the multiplexers whose sockets are in the runtime
+// directories mcp made in tmp (and those that stand in for them), and
+// fails the test if one does not stop.
+func stopDaemons(t *testing.T, tmp string) {
+	locks := inRuntimeDirs(tmp, "*.sock.lock")
 	for _, lock := range locks {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		if err := mux.Shutdown(ctx, strings.TrimSuffix(lock, ".lock"), 10*time.Second); err != nil {
@@ -121,6 +126,41 @@ func stopDaemons(t *testing.T, dir string) {
 		}
 		cancel()
 	}
+	// A directory in /tmp that stood in for a runtime directory of the
+	// test's goes with it, when nothing is left in it.
+	for _, record := range inRuntimeDirs(tmp, privdir.ShortRecord) {
+		if short, err := os.ReadFile(record); err == nil {
+			_ = os.Remove(strings.TrimSpace(string(short)))
+		}
+	}
+}
+
+func socketPath() {
+	p, err := mux.SocketPath(os.Args[1])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fmt.Println(p)
+}
+
+// inRuntimeDirs is the files that match pattern in the runtime
+// directories mcp made in tmp when XDG_RUNTIME_DIR is unset, and in the
+// directories in /tmp that stand in for those whose path is too long for
+// a socket.
+func inRuntimeDirs(tmp, pattern string) []string {
+	dirs, _ := filepath.Glob(filepath.Join(tmp, "mcp-"+strconv.Itoa(os.Getuid())+"*"))
+	for _, dir := range dirs {
+		if short, err := os.ReadFile(filepath.Join(dir, privdir.ShortRecord)); err == nil {
+			dirs = append(dirs, strings.TrimSpace(string(short)))
+		}
+	}
+	var found []string
+	for _, dir := range dirs {
+		matches, _ := filepath.Glob(filepath.Join(dir, pattern))
+		found = append(found, matches...)
+	}
+	return found
 }
 
 // sessionEnvCmd reads `export MCP_SESSION=ID` from a file (the stdout of
@@ -149,7 +189,7 @@ func muxLogCmd(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 0 {
 		ts.Fatalf("usage: muxlog")
 	}
-	logs, _ := filepath.Glob(filepath.Join(ts.Getenv("TMPDIR"), "mcp-"+strconv.Itoa(os.Getuid()), "*.sock.log"))
+	logs := inRuntimeDirs(ts.Getenv("TMPDIR"), "*.sock.log")
 	if len(logs) == 0 {
 		ts.Fatalf("muxlog: no multiplexer log")
 	}

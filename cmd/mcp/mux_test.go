@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -67,7 +66,7 @@ func newMuxEnv(t *testing.T) *muxEnv {
 		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"), "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
 		"FAKE_EVENTS=" + m.events,
 	}
-	t.Cleanup(func() { stopDaemons(t, filepath.Join(tmp, "mcp-"+strconv.Itoa(os.Getuid()))) })
+	t.Cleanup(func() { stopDaemons(t, tmp) })
 	m.trust()
 	return m
 }
@@ -185,13 +184,17 @@ func sessionParts(t *testing.T, env string) (id, socket string) {
 // started, on socket.
 func sessionEnv(id, socket string) string { return session.FormatEnv(id, os.Getuid(), socket) }
 
+// socketOf is where the multiplexer named key listens, as mcp in m's
+// environment finds it.
 func (m *muxEnv) socketOf(key string) string {
 	m.t.Helper()
-	s, err := mux.SocketPathIn(m.tmp, "", key)
-	if err != nil {
-		m.t.Fatal(err)
+	cmd := m.command(nil, key)
+	cmd.Args[0] = "socket-path"
+	r := runProcess(m.t, cmd)
+	if r.code != 0 {
+		m.t.Fatalf("the socket of multiplexer %s: %s", key, r.stderr)
 	}
-	return s
+	return strings.TrimSpace(r.stdout)
 }
 
 func (m *muxEnv) status(socket string) *mux.Status {

@@ -226,7 +226,8 @@ func (m *muxEnv) envValue(name string) string {
 // directly.
 func TestMuxFallsBackToDirect(t *testing.T) {
 	m := newMuxEnv(t)
-	dir := filepath.Join(m.envValue("TMPDIR"), "mcp-"+itoa(os.Getuid()))
+	// No private directory to remember the runtime directory in.
+	dir := filepath.Join(m.envValue("XDG_CACHE_HOME"), "mcp", "runtime")
 	mkdir(t, dir)
 	if err := os.Chmod(dir, 0o777); err != nil {
 		t.Fatal(err)

@@ -7,9 +7,7 @@ import (
 	"context"
 	"errors"
 	"io"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -26,7 +24,7 @@ import (
 func progressEnv(t *testing.T) []string {
 	t.Helper()
 	tmp := t.TempDir()
-	t.Cleanup(func() { stopDaemons(t, filepath.Join(tmp, "mcp-"+strconv.Itoa(os.Getuid()))) })
+	t.Cleanup(func() { stopDaemons(t, tmp) })
 	return append(serveEnv(t), "TMPDIR="+tmp, "XDG_RUNTIME_DIR=")
 }
 

@@ -150,7 +150,7 @@ func runConsole(t *testing.T, dir, path string, steps []consoleStep) [][]string 
 	// npm's settings in the home's .npmrc, where a server run through npx
 	// reads them too: servers get HOME, not the shell's npm_config_*.
 	writeFile(t, filepath.Join(home, ".npmrc"), "cache="+npmCache(t)+"\nprefer-offline=true\n")
-	t.Cleanup(func() { stopDaemons(t, filepath.Join(tmp, "mcp-"+strconv.Itoa(os.Getuid()))) })
+	t.Cleanup(func() { stopDaemons(t, tmp) })
 	var script strings.Builder
 	script.WriteString("exec 2>&1\n")
 	for i, s := range steps {

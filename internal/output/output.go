@@ -14,16 +14,10 @@ import (
 	"github.com/mcpsh/mcp/internal/privdir"
 )
 
-// Dir is the user's private directory, where saved outputs go: in
-// $XDG_RUNTIME_DIR/mcp, else in $TMPDIR/mcp-UID, made 0700 and refused when
-// it is a symlink, another user's, or open to others (package privdir).
-func Dir() (string, error) {
-	dir := privdir.Default()
-	if err := privdir.Make(dir); err != nil {
-		return "", err
-	}
-	return dir, nil
-}
+// Dir is the user's runtime directory, where saved outputs go:
+// $XDG_RUNTIME_DIR/mcp, else a directory of a random name in $TMPDIR that
+// the user's cache directory remembers (privdir.Runtime).
+func Dir() (string, error) { return privdir.Runtime() }
 
 // Save writes data to a new file of its own in Dir, named after target,
 // and returns its path.

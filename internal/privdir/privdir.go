@@ -1,28 +1,15 @@
 // Package privdir makes and checks the directories mcp keeps private to the
-// user: the multiplexers' sockets and logs, and saved outputs. Each is
-// made 0700 and refused unless it is a real directory (not a symlink),
-// owned by this user, that no one else may use.
+// user: the runtime directory, with the multiplexers' sockets and logs and
+// saved outputs, and session state. Each is made 0700 and refused unless it
+// is a real directory (not a symlink), owned by this user, that no one else
+// may use.
 package privdir
 
 import (
+	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strconv"
 )
-
-// Base is the user's private directory for mcp's runtime files:
-// $XDG_RUNTIME_DIR/mcp when runtime (XDG_RUNTIME_DIR) is an absolute path,
-// else mcp-UID in tmp. It is not made; Make does that.
-func Base(tmp, runtime string) string {
-	if runtime != "" && filepath.IsAbs(runtime) {
-		return filepath.Join(runtime, "mcp")
-	}
-	return filepath.Join(tmp, "mcp-"+strconv.Itoa(os.Getuid()))
-}
-
-// Default is Base for this process: os.TempDir() and XDG_RUNTIME_DIR.
-func Default() string { return Base(os.TempDir(), os.Getenv("XDG_RUNTIME_DIR")) }
 
 // Make makes dir (0700, and its missing parents) and checks that it is
 // this user's alone: a directory and not a symlink to one, owned by this
@@ -33,19 +20,36 @@ func Make(dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
+	return check(dir)
+}
+
+// check says why dir is not this user's private directory, or nil when it
+// is. A dir that is not there is an error that is fs.ErrNotExist.
+func check(dir string) error {
 	st, err := os.Lstat(dir)
 	if err != nil {
 		return err
 	}
 	switch {
 	case st.Mode()&os.ModeSymlink != 0:
-		return fmt.Errorf("%s is a symbolic link, not a private directory", dir)
+		return &UnfitError{Dir: dir, Why: "is a symbolic link, not a private directory"}
 	case !st.IsDir():
-		return fmt.Errorf("%s is not a directory", dir)
+		return &UnfitError{Dir: dir, Why: "is not a directory"}
 	case !Owned(st):
-		return fmt.Errorf("%s belongs to another user", dir)
-	case st.Mode().Perm()&0o077 != 0:
-		return fmt.Errorf("%s may be used by other users (mode %v); it must be 0700", dir, st.Mode().Perm())
+		return &UnfitError{Dir: dir, Why: "belongs to another user"}
+	case openToOthers(st):
+		return &UnfitError{Dir: dir, Why: fmt.Sprintf("may be used by other users (mode %v); it must be 0700", st.Mode().Perm())}
 	}
 	return nil
+}
+
+// UnfitError says a directory is there but is not this user's alone.
+type UnfitError struct{ Dir, Why string }
+
+func (e *UnfitError) Error() string { return e.Dir + " " + e.Why }
+
+// unfit says whether err says a directory is there and not private.
+func unfit(err error) bool {
+	var u *UnfitError
+	return errors.As(err, &u)
 }

@@ -62,7 +62,7 @@ func TestMake_plantedSymlink(t *testing.T) {
 	if err := os.Chown(theirs, nobody, nobody); err != nil {
 		t.Fatal(err)
 	}
-	planted := Base(tmp, "")
+	planted := filepath.Join(tmp, "mcp")
 	if err := os.Symlink(theirs, planted); err != nil {
 		t.Fatal(err)
 	}
@@ -85,14 +85,5 @@ func TestMake_plantedSymlink(t *testing.T) {
 	}
 	if err := Make(planted); err == nil || !strings.Contains(err.Error(), "another user") {
 		t.Errorf("Make(another user's directory) = %v, want a refusal", err)
-	}
-}
-
-func TestBase(t *testing.T) {
-	if got := Base("/tmp", "/run/user/1"); got != "/run/user/1/mcp" {
-		t.Errorf("Base with XDG_RUNTIME_DIR = %s", got)
-	}
-	if got := Base("/tmp", "relative"); !strings.HasPrefix(got, "/tmp/mcp-") {
-		t.Errorf("Base with a relative XDG_RUNTIME_DIR = %s", got)
 	}
 }

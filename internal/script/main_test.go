@@ -23,6 +23,7 @@ func TestMain(m *testing.M) {
 	}
 	os.Setenv("TMPDIR", tmp)
 	os.Unsetenv("XDG_RUNTIME_DIR")
+	os.Setenv("XDG_CACHE_HOME", tmp)
 	code := m.Run()
 	os.RemoveAll(tmp)
 	os.Exit(code)
