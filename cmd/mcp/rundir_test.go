@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpsh/mcp/internal/privdir"
 	"github.com/mcpsh/mcp/internal/testenv/localuser"
 	"github.com/mcpsh/mcp/mux"
 )
@@ -85,8 +86,11 @@ func TestRuntimeDirRemembered(t *testing.T) {
 	if again := savedDir(t, m.must("call", "fake.image")); again != first {
 		t.Errorf("the second call saved in %s, the first in %s", again, first)
 	}
-	if sock := m.socket(""); filepath.Dir(sock) != first {
-		t.Errorf("the socket %s is not in the runtime directory %s", sock, first)
+	// A socket whose path would be too long is in the directory that the
+	// runtime directory names for it (privdir.ShortRecord).
+	short, _ := os.ReadFile(filepath.Join(first, privdir.ShortRecord))
+	if sock := m.socket(""); filepath.Dir(sock) != first && filepath.Dir(sock) != strings.TrimSpace(string(short)) {
+		t.Errorf("the socket %s is neither in the runtime directory %s nor in the one it names (%q)", sock, first, short)
 	}
 
 	stopDaemons(t, m.tmp)
