@@ -5,6 +5,7 @@ package localuser
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -13,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -32,28 +34,45 @@ type Listener struct {
 	done  bool
 }
 
-// Listen runs the test binary as u, listening on socket: it makes the
-// socket's directory (mode 0755) where there is none, and the socket
-// mode 0777, so that anyone may connect. The test binary must call
-// ListenerMain before anything else (from TestMain or an init function).
-func (u *User) Listen(t testing.TB, socket string) *Listener {
-	t.Helper()
-	l := &Listener{cmd: exec.Command(runnableCopy(t))}
+// startListener starts bin as the listener on socket, running as u.
+func (u *User) startListener(bin, socket string) (*Listener, error) {
+	l := &Listener{cmd: exec.Command(bin)}
 	l.cmd.Env = []string{listenEnv + "=" + socket, "PATH=/usr/bin:/bin"}
 	l.cmd.Dir = "/"
 	l.cmd.SysProcAttr = u.SysProcAttr()
 	l.cmd.Stderr = &l.err
 	var err error
 	if l.stdin, err = l.cmd.StdinPipe(); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	stdout, err := l.cmd.StdoutPipe()
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	l.out = bufio.NewReader(stdout)
-	if err := l.cmd.Start(); err != nil {
-		t.Fatalf("starting a listener as %s: %v", u.Name, err)
+	return l, l.cmd.Start()
+}
+
+// Listen runs the test binary as u, listening on socket: it makes the
+// socket's directory (mode 0755) where there is none, and the socket
+// mode 0777, so that anyone may connect. The test binary must call
+// ListenerMain before anything else (from TestMain or an init function).
+func (u *User) Listen(t testing.TB, socket string) *Listener {
+	t.Helper()
+	bin := runnableCopy(t)
+	var l *Listener
+	for try := 0; ; try++ {
+		var err error
+		if l, err = u.startListener(bin, socket); err == nil {
+			break
+		}
+		// A test running beside this one may fork while the copy was
+		// still open for writing: the kernel refuses to run it until
+		// that child has exec'd (ETXTBSY). It passes at once.
+		if !errors.Is(err, syscall.ETXTBSY) || try == 50 {
+			t.Fatalf("starting a listener as %s: %v", u.Name, err)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	t.Cleanup(func() {
 		if !l.done {
