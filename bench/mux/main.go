@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command mux measures what the multiplexer buys an `mcp call`, side by
 // side with the alternatives, on one machine in one run:
 //
