@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/tailscale/hujson"
+
+	"github.com/mcpsh/mcp/internal/testenv"
 )
 
 // costShapes are requests of almost MaxRequest bytes, each of a shape
@@ -51,28 +53,13 @@ func fill(prefix, unit, suffix string) string {
 	return prefix + strings.Repeat(unit+sep, n-1) + unit + suffix
 }
 
-// allocated is how many bytes f allocates, the least of three runs: an
-// upper bound on how much memory it holds at once.
-func allocated(f func()) uint64 {
-	least := ^uint64(0)
-	for range 3 {
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		f()
-		runtime.ReadMemStats(&after)
-		least = min(least, after.TotalAlloc-before.TotalAlloc)
-	}
-	return least
-}
-
 // A request costs the multiplexer a bounded multiple of its size,
 // whatever its shape: reading one of MaxRequest allocates less than eight
 // times its size. Checking its names once built a tree of all of it, a
 // GiB for a request of 4 MiB of [0,0,…].
 func TestReadRequest_cost(t *testing.T) {
 	for name, req := range costShapes() {
-		got := allocated(func() { _, _, _ = readRequest(strings.NewReader(req)) })
+		got := testenv.Allocated(func() { _, _, _ = readRequest(strings.NewReader(req)) })
 		if ratio := float64(got) / float64(len(req)); ratio >= 8 {
 			t.Errorf("%s: reading a request of %d bytes allocated %d MiB, %.1f times its size", name, len(req), got>>20, ratio)
 		}

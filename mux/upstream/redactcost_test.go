@@ -11,6 +11,7 @@ import (
 	"github.com/tailscale/hujson"
 
 	"github.com/mcpsh/mcp/internal/redact"
+	"github.com/mcpsh/mcp/internal/testenv"
 )
 
 // redactShapes are tools of about 4 MiB of JSON, each of a shape that
@@ -48,21 +49,6 @@ func costSecrets() *redact.Set {
 	return s
 }
 
-// allocated is how many bytes f allocates, the least of three runs: an
-// upper bound on how much memory it holds at once.
-func allocated(f func()) uint64 {
-	least := ^uint64(0)
-	for range 3 {
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		f()
-		runtime.ReadMemStats(&after)
-		least = min(least, after.TotalAlloc-before.TotalAlloc)
-	}
-	return least
-}
-
 // Taking secrets out of a tool's JSON costs a bounded multiple of its
 // size, less than eight times, whatever its shape and however often it
 // holds a secret: a tree of a 4 MiB array of zeros once took a GiB, and
@@ -72,7 +58,7 @@ func TestRedactJSON_cost(t *testing.T) {
 	s := costSecrets()
 	for name, tool := range redactShapes() {
 		raw := json.RawMessage(tool)
-		got := allocated(func() { _, _ = redactJSON(raw, s) })
+		got := testenv.Allocated(func() { _, _ = redactJSON(raw, s) })
 		if ratio := float64(got) / float64(len(raw)); ratio >= 8 {
 			t.Errorf("%s: redacting %d bytes of a tool's JSON allocated %d MiB, %.1f times its size", name, len(raw), got>>20, ratio)
 		}
