@@ -3,7 +3,6 @@ package mux
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"os"
 	"slices"
 	"strings"
 
@@ -28,8 +27,9 @@ const readyEnv = "MCP_MUX_READY_FD"
 var ownEnv = []string{"XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"}
 
 // envIdentity is the digest of what of environ a multiplexer serving eps
-// depends on.
+// depends on, whatever order a shell exported its variables in.
 func envIdentity(eps map[string]manifests.Endpoint, environ []string) string {
+	environ = slices.Sorted(slices.Values(environ))
 	h := sha256.New()
 	for _, kv := range manifests.IdentityEnv(eps, environ) {
 		h.Write([]byte(kv))
@@ -52,12 +52,4 @@ func mcpOwn(k string) bool {
 		return true
 	}
 	return strings.HasPrefix(k, "MCP_") && !slices.Contains(selectorEnv, k) && k != readyEnv
-}
-
-// sortedEnviron is os.Environ() sorted, so that the digest does not
-// depend on the order a shell exported its variables in.
-func sortedEnviron() []string {
-	env := os.Environ()
-	slices.Sort(env)
-	return env
 }

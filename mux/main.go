@@ -115,7 +115,7 @@ func daemonOptions(t Target, log *slog.Logger, opts upstream.Options) Options {
 	}
 	if !t.InSession {
 		d.Identity = t.Env
-		d.IdentityOf = func(cfg *Config) string { return envIdentity(cfg.Endpoints, sortedEnviron()) }
+		d.IdentityOf = func(cfg *Config) string { return envIdentity(cfg.Endpoints, os.Environ()) }
 	}
 	if t.InSession {
 		d.Session = t.Session

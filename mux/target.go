@@ -164,8 +164,6 @@ func (t Target) IdentifiedIn(environ []string) Target {
 	if r, err := manifests.Read(t.Root, t.User); err == nil {
 		eps = r.Endpoints
 	}
-	environ = slices.Clone(environ)
-	slices.Sort(environ)
 	t.Env = envIdentity(eps, environ)
 	return t
 }
