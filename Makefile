@@ -31,12 +31,17 @@ test:
 npm:
 	cd $(NPM_DIR) && npm ci --no-audit --no-fund --loglevel=error
 
-# vet also type-checks the other release targets: the multiplexer has
-# unix-only parts with stand-ins elsewhere.
+# vet also type-checks every package, tests included, for each other
+# release target: much of the multiplexer, privdir and the file locks has
+# parts per system.
+CROSS_TARGETS := windows/amd64 windows/arm64 darwin/amd64 darwin/arm64
+
 vet:
 	go vet ./...
-	GOOS=windows go vet ./cmd/mcp ./mux/... ./internal/privdir
-	GOOS=darwin go vet ./cmd/mcp ./mux/... ./internal/privdir
+	@set -e; for t in $(CROSS_TARGETS); do \
+		echo "go vet ./... for $$t"; \
+		GOOS=$${t%/*} GOARCH=$${t#*/} go vet ./...; \
+	done
 
 # cmd/mcp's tests mostly wait on servers and subprocesses rather than
 # compute, so they run 8 at a time even on two cores, after the other

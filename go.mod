@@ -69,3 +69,5 @@ require (
 	golang.org/x/tools v0.44.0 // indirect
 	google.golang.org/protobuf v1.36.6 // indirect
 )
+
+ignore ./internal/testenv/npm/node_modules
