@@ -15,12 +15,12 @@ GORELEASER := $(CURDIR)/bin/goreleaser-$(GORELEASER_VERSION)/goreleaser
 RELEASE_LOG := $(CURDIR)/bin/release-check.log
 FUZZTIME ?= 10s
 
-.PHONY: test npm vet unit fuzz build release-check
+.PHONY: test npm vet unit wine fuzz build release-check release
 
 test:
 	@mkdir -p bin; \
 	nice -n 19 $(MAKE) --no-print-directory release-check >$(RELEASE_LOG) 2>&1 & release=$$!; \
-	status=0; $(MAKE) --no-print-directory npm vet unit || status=$$?; \
+	status=0; $(MAKE) --no-print-directory npm vet unit wine || status=$$?; \
 	echo "waiting for release-check (goreleaser $(GORELEASER_VERSION))"; \
 	if wait $$release; then cat $(RELEASE_LOG); else \
 		cat $(RELEASE_LOG); echo "release-check failed: .goreleaser.yaml is invalid, or goreleaser did not build" >&2; status=1; \
@@ -49,6 +49,14 @@ vet:
 unit:
 	go test -race -count=1 $$(go list ./... | grep -v '/cmd/mcp$$')
 	go test -race -count=1 -parallel 8 ./cmd/mcp
+
+# The Windows tests of these packages, as Windows binaries under Wine
+# (internal/testenv/wine/run.sh says what Wine lacks, and says so when
+# Wine is not installed; .ci/run installs it).
+WINE_PACKAGES := ./internal/privdir
+
+wine:
+	bash internal/testenv/wine/run.sh $(WINE_PACKAGES)
 
 # Every fuzz target in the module, found afresh on each run (a Go fuzz
 # target is func Fuzz*(*testing.F) in a _test.go file, tracked or not yet
@@ -92,3 +100,11 @@ $(GORELEASER):
 
 release-check: $(GORELEASER)
 	$(GORELEASER) check
+
+# A release from a tag. Each credential that is absent is said before
+# anything is built, with what the release lacks without it.
+release: $(GORELEASER)
+	@[ -n "$$MACOS_SIGN_P12" ] || echo "release: MACOS_SIGN_P12 is not set: the macOS binaries will be neither signed nor notarized"
+	@[ -n "$$HOMEBREW_TAP_TOKEN" ] || echo "release: HOMEBREW_TAP_TOKEN is not set: the Homebrew cask is written to dist/ and not published"
+	@[ -n "$$SCOOP_BUCKET_TOKEN" ] || echo "release: SCOOP_BUCKET_TOKEN is not set: the Scoop manifest is written to dist/ and not published"
+	$(GORELEASER) release --clean

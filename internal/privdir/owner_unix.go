@@ -3,6 +3,7 @@
 package privdir
 
 import (
+	"fmt"
 	"os"
 	"syscall"
 )
@@ -13,6 +14,17 @@ func Owned(st os.FileInfo) bool {
 	return ok && int(sys.Uid) == os.Getuid()
 }
 
-// openToOthers says whether group or others have any permission on the
-// file st describes.
-func openToOthers(st os.FileInfo) bool { return st.Mode().Perm()&0o077 != 0 }
+// notPrivate says why the directory st describes is not this user's alone,
+// or "": another user owns it, or group or others have a permission on it.
+func notPrivate(_ string, st os.FileInfo) string {
+	if !Owned(st) {
+		return "belongs to another user"
+	}
+	if st.Mode().Perm()&0o077 != 0 {
+		return fmt.Sprintf("may be used by other users (mode %v); it must be 0700", st.Mode().Perm())
+	}
+	return ""
+}
+
+// restrict has nothing to add to the 0700 a directory is made with.
+func restrict(string) error { return nil }

@@ -7,7 +7,6 @@ package privdir
 
 import (
 	"errors"
-	"fmt"
 	"os"
 )
 
@@ -17,8 +16,15 @@ import (
 // a directory that is already there, so nothing is changed through a
 // symlink another user planted.
 func Make(dir string) error {
+	_, err := os.Lstat(dir)
+	made := errors.Is(err, os.ErrNotExist)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
+	}
+	if made {
+		if err := restrict(dir); err != nil {
+			return err
+		}
 	}
 	return check(dir)
 }
@@ -35,10 +41,9 @@ func check(dir string) error {
 		return &UnfitError{Dir: dir, Why: "is a symbolic link, not a private directory"}
 	case !st.IsDir():
 		return &UnfitError{Dir: dir, Why: "is not a directory"}
-	case !Owned(st):
-		return &UnfitError{Dir: dir, Why: "belongs to another user"}
-	case openToOthers(st):
-		return &UnfitError{Dir: dir, Why: fmt.Sprintf("may be used by other users (mode %v); it must be 0700", st.Mode().Perm())}
+	}
+	if why := notPrivate(dir, st); why != "" {
+		return &UnfitError{Dir: dir, Why: why}
 	}
 	return nil
 }
