@@ -53,7 +53,7 @@ type hostCLI struct {
 	Serve   serveCmd    `cmd:"" help:"Tools mode: one stdio MCP server with an agent's eager tools, and mcp_search for its deferred ones.\n\n  mcp serve --agent support"`
 	Version versionCmd  `cmd:"" help:"Print the version, commit and build date."`
 
-	Completion completionCmd `cmd:"" help:"Print the tab-completion script for bash, zsh or fish.\n\n  source <(mcp completion bash)"`
+	Completion completionCmd `cmd:"" help:"Print the tab-completion script for bash, zsh, fish or PowerShell.\n\n  source <(mcp completion bash)"`
 	Man        manCmd        `cmd:"" help:"Print the manual page (roff).\n\n  mcp man | man -l -"`
 }
 

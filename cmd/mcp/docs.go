@@ -27,7 +27,7 @@ func registerCompletion(parser *kong.Kong) {
 }
 
 type completionCmd struct {
-	Shell string `arg:"" enum:"bash,zsh,fish" help:"bash, zsh or fish."`
+	Shell string `arg:"" enum:"bash,zsh,fish,powershell" help:"bash, zsh, fish or powershell."`
 }
 
 func (c completionCmd) Run(a *app) error {
@@ -37,13 +37,14 @@ func (c completionCmd) Run(a *app) error {
 
 // completionScripts wire each shell to that answer.
 //
-//go:embed completion/mcp.bash completion/mcp.zsh completion/mcp.fish
+//go:embed completion/mcp.bash completion/mcp.zsh completion/mcp.fish completion/mcp.ps1
 var completionFiles embed.FS
 
 var completionScripts = map[string]string{
-	"bash": mustRead("completion/mcp.bash"),
-	"zsh":  mustRead("completion/mcp.zsh"),
-	"fish": mustRead("completion/mcp.fish"),
+	"bash":       mustRead("completion/mcp.bash"),
+	"zsh":        mustRead("completion/mcp.zsh"),
+	"fish":       mustRead("completion/mcp.fish"),
+	"powershell": mustRead("completion/mcp.ps1"),
 }
 
 func mustRead(name string) string {

@@ -95,6 +95,19 @@ func TestDocs_completionScripts(t *testing.T) {
 			t.Errorf("%s script does not pass COMP_LINE:\n%s", shell, script)
 		}
 	}
+	// PowerShell's runs the mcp application (never an alias or function of
+	// that name) without arguments, with the line up to the cursor.
+	script := runOutside(t, "completion", "powershell")
+	for _, want := range []string{
+		"Register-ArgumentCompleter -Native -CommandName mcp, mcp.exe",
+		"$env:COMP_LINE = $line\n",
+		"& (Get-Command mcp -CommandType Application | Select-Object -First 1) 2>$null\n",
+		"$env:COMP_LINE, $env:COMP_POINT = $saved\n",
+	} {
+		if !strings.Contains(script, want) {
+			t.Errorf("the powershell script does not say %q:\n%s", want, script)
+		}
+	}
 }
 
 // The README's first command works as it is written on a fresh machine
