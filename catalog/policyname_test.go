@@ -201,3 +201,53 @@ func spellingsOf(name string) []string {
 	}
 	return out
 }
+
+func TestReport_Cover(t *testing.T) {
+	r := &manifests.Recipe{Package: &manifests.Package{Servers: []manifests.ServerPolicy{
+		{ID: "f", Include: []string{"*"}, Exclude: []string{"delete_all", "rm"}},
+		{ID: "g", Include: []string{"*"}, Exclude: []string{"drop"}},
+	}}, Agents: map[string]*manifests.Agent{}}
+	a := srv("f", "*")
+	a.Exclude = []string{"Purge"}
+	ag := agent("a", "", "cli", a)
+	ag.File = "agents/a.yaml"
+	r.Agents["a"] = ag
+	rep := Check("/r", false, r, nil, "")
+	rep.Cover(map[string][]string{"f": {"echo", "delete_all", "delete-all", "Delete_All", "rm", "purge"}})
+	want := map[string]map[string][]string{"f": {
+		"delete_all": {"Delete_All", "delete-all", "delete_all"},
+		"rm":         {"rm"},
+		"Purge":      {"purge"},
+	}}
+	if !equalCovers(rep.Covers, want) {
+		t.Errorf("Covers = %v; want %v", rep.Covers, want)
+	}
+	f, _ := rep.Boundary.Server("f")
+	if got, want := f.Describe(rep.Covers["f"]), "every tool (*), including tools it adds later; except delete_all (covers Delete_All, delete-all, delete_all), rm"; got != want {
+		t.Errorf("Describe = %q; want %q", got, want)
+	}
+	g, _ := rep.Boundary.Server("g")
+	if got, want := g.Describe(rep.Covers["g"]), "every tool (*), including tools it adds later; except drop"; got != want {
+		t.Errorf("Describe of a server not listed = %q; want %q", got, want)
+	}
+	if got := g.Describe(map[string][]string{"drop": {}}); !strings.HasSuffix(got, "except drop (covers none of the tools listed)") {
+		t.Errorf("Describe of an exclusion that covers nothing = %q", got)
+	}
+}
+
+func equalCovers(a, b map[string]map[string][]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for id, rules := range a {
+		if len(rules) != len(b[id]) {
+			return false
+		}
+		for rule, names := range rules {
+			if !slices.Equal(names, b[id][rule]) {
+				return false
+			}
+		}
+	}
+	return true
+}
