@@ -27,6 +27,39 @@ type Report struct {
 	// Env names, for each server of the boundary started from a command,
 	// the variables it gets from this environment: never their values.
 	Env map[string]manifests.EnvNames `json:"env,omitempty"`
+	// Covers says, for each server whose tools have been listed (Cover),
+	// which of the names it listed each exclusion of the boundary and of
+	// the agents covers: server id, then exclusion as written.
+	Covers map[string]map[string][]string `json:"covers,omitempty"`
+}
+
+// Cover fills in Covers from listed, the names each server of the
+// boundary listed when it was last seen, by server id.
+func (rep *Report) Cover(listed map[string][]string) {
+	if rep.Boundary == nil {
+		return
+	}
+	surfaces := []*Surface{rep.Boundary}
+	for _, s := range rep.Agents {
+		surfaces = append(surfaces, s)
+	}
+	for _, s := range surfaces {
+		for _, srv := range s.Servers {
+			names, ok := listed[srv.ID]
+			if !ok {
+				continue
+			}
+			for _, rule := range srv.Exclude {
+				if rep.Covers == nil {
+					rep.Covers = map[string]map[string][]string{}
+				}
+				if rep.Covers[srv.ID] == nil {
+					rep.Covers[srv.ID] = map[string][]string{}
+				}
+				rep.Covers[srv.ID][rule] = append([]string{}, CoveredBy(rule, names)...)
+			}
+		}
+	}
 }
 
 // Check resolves the recipe at root (r and readErr are what reading it
@@ -98,8 +131,11 @@ func serverEnvs(r *manifests.Recipe, boundary *Surface) map[string]manifests.Env
 
 // Describe says what one server entry authorizes: its blast radius. The
 // excluded tools are named only next to "*": an exact list holds none of
-// them.
-func (srv *ServerSurface) Describe() string {
+// them. covers (an exclusion's names among what the server listed, as
+// Report.Covers has them; nil when it has not been seen) adds, to each
+// exclusion that covers more than its own spelling or none of what was
+// listed, what it covers.
+func (srv *ServerSurface) Describe(covers map[string][]string) string {
 	var parts []string
 	if srv.Required {
 		parts = append(parts, "required")
@@ -113,7 +149,11 @@ func (srv *ServerSurface) Describe() string {
 		parts = append(parts, strings.Join(srv.Tools, ", "))
 	}
 	if srv.All && len(srv.Exclude) > 0 {
-		parts = append(parts, "except "+strings.Join(srv.Exclude, ", "))
+		rules := make([]string, len(srv.Exclude))
+		for i, rule := range srv.Exclude {
+			rules[i] = rule + coverNote(rule, covers)
+		}
+		parts = append(parts, "except "+strings.Join(rules, ", "))
 	}
 	if srv.DeferAll {
 		parts = append(parts, "deferred: all")
@@ -124,6 +164,18 @@ func (srv *ServerSurface) Describe() string {
 		parts = append(parts, "eager: "+strings.Join(srv.Eager, ", "))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// coverNote is what Describe says after an exclusion of what it covers.
+func coverNote(rule string, covers map[string][]string) string {
+	names, seen := covers[rule]
+	switch {
+	case !seen || len(names) == 1 && names[0] == rule:
+		return ""
+	case len(names) == 0:
+		return " (covers none of the tools listed)"
+	}
+	return " (covers " + strings.Join(names, ", ") + ")"
 }
 
 // endpointWarnings names servers that have no endpoint or whose endpoint

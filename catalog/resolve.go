@@ -226,14 +226,14 @@ func (res *resolver) narrow(owner *manifests.Agent, sp manifests.ServerPolicy, a
 	default:
 		for i, t := range as.Include {
 			inPkg := pkgAll || slices.Contains(sp.Include, t)
-			if !inPkg || slices.Contains(sp.Exclude, t) {
+			if !inPkg || covered(sp.Exclude, t) {
 				res.fail(as.Pos, fmt.Sprintf("%s.include[%d]", field, i), t,
 					"is outside the package boundary for server "+sp.ID,
 					"an agent can only narrow: the package permits "+describePolicy(sp))
 				bad = true
 				continue
 			}
-			if !slices.Contains(srv.Exclude, t) && !slices.Contains(srv.Tools, t) {
+			if !covered(srv.Exclude, t) && !slices.Contains(srv.Tools, t) {
 				srv.Tools = append(srv.Tools, t)
 			}
 		}
@@ -295,10 +295,11 @@ func describePolicy(sp manifests.ServerPolicy) string {
 
 func isAll(names []string) bool { return len(names) == 1 && names[0] == "*" }
 
+// without is names, each once, less those an exclusion of drop covers.
 func without(names, drop []string) []string {
 	var out []string
 	for _, n := range names {
-		if !slices.Contains(drop, n) && !slices.Contains(out, n) {
+		if !covered(drop, n) && !slices.Contains(out, n) {
 			out = append(out, n)
 		}
 	}

@@ -426,13 +426,13 @@ func TestServerSurface_Describe(t *testing.T) {
 		"warehouse": "required; run_query",
 	}
 	for _, srv := range s.Servers {
-		if got := srv.Describe(); got != want[srv.ID] {
+		if got := srv.Describe(nil); got != want[srv.ID] {
 			t.Errorf("%s: got %q, want %q", srv.ID, got, want[srv.ID])
 		}
 	}
 	for _, srv := range mustResolve(t, r, "").Servers {
-		if srv.ID == "warehouse" && srv.Describe() != "required; run_query" {
-			t.Errorf("the boundary's warehouse: got %q", srv.Describe())
+		if srv.ID == "warehouse" && srv.Describe(nil) != "required; run_query" {
+			t.Errorf("the boundary's warehouse: got %q", srv.Describe(nil))
 		}
 	}
 }

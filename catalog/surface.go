@@ -29,7 +29,8 @@ type ServerSurface struct {
 	All bool `json:"all,omitempty"`
 	// Tools are the exact names authorized when All is false.
 	Tools []string `json:"tools,omitempty"`
-	// Exclude always wins over All and Tools.
+	// Exclude always wins over All and Tools, and covers every spelling
+	// of its names (Covers): "-" or "_", in any case.
 	Exclude []string `json:"exclude,omitempty"`
 	// DeferAll and Defer hide authorized tools at session start (tools mode);
 	// Eager subtracts exceptions and wins over both.
@@ -38,9 +39,11 @@ type ServerSurface struct {
 	Eager    []string `json:"eager,omitempty"`
 }
 
-// Allowed reports whether the tool is authorized on this server.
+// Allowed reports whether the tool is authorized on this server: no
+// exclusion covers it, and the server's entry includes it, by "*" or by
+// its exact name.
 func (s *ServerSurface) Allowed(tool string) bool {
-	if !manifests.ValidToolName(tool) || slices.Contains(s.Exclude, tool) {
+	if !manifests.ValidToolName(tool) || covered(s.Exclude, tool) {
 		return false
 	}
 	return s.All || slices.Contains(s.Tools, tool)

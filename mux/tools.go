@@ -31,6 +31,29 @@ func (e *Engine) Cached(server string) (tools []catalog.Tool, ok bool) {
 	return s.Filter(srv.ID, entry.Tools), true
 }
 
+// LastListed are the names of the tools each server of cfg listed when it was
+// last seen, as it listed them (the catalog cache, unfiltered), without
+// connecting: what `mcp check` shows each exclusion to cover. Each of
+// opts is a way connections may have declared themselves (a server may
+// list other tools for another declaration); the first that has a list
+// answers. A server not seen, or whose directory is not trusted, has none.
+func LastListed(cfg *Config, opts ...upstream.Options) map[string][]string {
+	out := map[string][]string{}
+	for _, o := range opts {
+		eng := NewEngineFor(cfg, o)
+		for _, srv := range cfg.Surface.Servers {
+			if _, done := out[srv.ID]; done || eng.refusal(srv.ID) != nil {
+				continue
+			}
+			if entry := eng.cached(srv.ID); entry != nil {
+				out[srv.ID] = catalog.Names(entry.Tools)
+			}
+		}
+		_ = eng.Close()
+	}
+	return out
+}
+
 // cached is a server's entry in the catalog cache, or nil.
 func (e *Engine) cached(server string) *catalog.CacheEntry {
 	if e.cache == nil {

@@ -9,7 +9,9 @@ import (
 
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/exit"
+	"github.com/mcpsh/mcp/internal/toolsmode"
 	"github.com/mcpsh/mcp/manifests"
+	"github.com/mcpsh/mcp/mux"
 )
 
 type checkCmd struct{}
@@ -29,7 +31,14 @@ func (c *checkCmd) Run(a *app) error {
 		return err
 	}
 	r, err := manifests.Read(root, user)
-	return c.finish(a, catalog.Check(root, user, r, err, a.agent), r)
+	rep := catalog.Check(root, user, r, err, a.agent)
+	if rep.Boundary != nil {
+		// What the servers listed when last seen, from the catalog cache,
+		// shows what each exclusion covers; nothing is started.
+		cfg := &mux.Config{Surface: rep.Boundary, Endpoints: r.Endpoints}
+		rep.Cover(mux.LastListed(cfg, upstreamOptions(), toolsmode.NewRelay().Upstream(upstreamOptions())))
+	}
+	return c.finish(a, rep, r)
 }
 
 func (c *checkCmd) finish(a *app, rep *catalog.Report, r *manifests.Recipe) error {
@@ -65,7 +74,7 @@ func printReport(a *app, rep *catalog.Report, r *manifests.Recipe) {
 	case rep.Boundary != nil:
 		fmt.Fprintln(w, "package boundary:")
 		for _, srv := range rep.Boundary.Servers {
-			fmt.Fprintf(w, "  %s  %s%s\n", srv.ID, srv.Describe(), endpointNote(r, srv.ID))
+			fmt.Fprintf(w, "  %s  %s%s\n", srv.ID, srv.Describe(rep.Covers[srv.ID]), endpointNote(r, srv.ID))
 			if env, ok := rep.Env[srv.ID]; ok {
 				fmt.Fprintf(w, "    env: %s\n", envLine(env))
 			}
@@ -87,7 +96,7 @@ func printReport(a *app, rep *catalog.Report, r *manifests.Recipe) {
 			fmt.Fprintln(w, "  no MCP access")
 		}
 		for _, srv := range s.Servers {
-			fmt.Fprintf(w, "  %s  %s\n", srv.ID, srv.Describe())
+			fmt.Fprintf(w, "  %s  %s\n", srv.ID, srv.Describe(rep.Covers[srv.ID]))
 		}
 	}
 	for _, p := range rep.Problems {

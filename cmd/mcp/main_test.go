@@ -312,6 +312,20 @@ func addChangingTools(s *server.MCPServer) {
 		})
 }
 
+// addVariantTools gives the fake server three tools whose names are one
+// name as a caller or a policy may write it: delete_all, delete-all and
+// Delete_All. Each records that it was called (FAKE_EVENTS) before it
+// answers with its name.
+func addVariantTools(s *server.MCPServer) {
+	for _, name := range []string{"delete_all", "delete-all", "Delete_All"} {
+		s.AddTool(mcp.NewTool(name, mcp.WithDescription("Delete every record")),
+			func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				fakeEvent("called " + name)
+				return mcp.NewToolResultText("DELETED by " + name), nil
+			})
+	}
+}
+
 // fakeServer is an MCP stdio server for output and fault tests. With
 // FAKE_EXTRA=1 it offers one more tool, as a server that adds tools later;
 // FAKE_INSTRUCTIONS are its instructions.
@@ -400,6 +414,9 @@ func fakeServer() {
 	}
 	if os.Getenv("FAKE_LEAKY_META") == "1" {
 		addLeakyMetaTools(s)
+	}
+	if os.Getenv("FAKE_VARIANTS") == "1" {
+		addVariantTools(s)
 	}
 	fakeEvent(fmt.Sprintf("pid %d", os.Getpid()))
 	if os.Getenv("FAKE_GRANDCHILD") == "1" {
