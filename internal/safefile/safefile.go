@@ -132,7 +132,20 @@ func (f *File) ReadAll() ([]byte, error) {
 
 // Open opens the file at path for reading when it passes the rule o
 // makes; the caller closes it. Nothing is opened that the rule refuses.
+// A file replaced between its inspection and its opening (as an atomic
+// write renames a new one over it) is inspected again.
 func (o Options) Open(path string) (*File, error) {
+	for try := 0; ; try++ {
+		f, err := o.open(path)
+		if !errors.Is(err, errChanged) || try == 5 {
+			return f, err
+		}
+	}
+}
+
+var errChanged = errors.New("it changed while it was opened")
+
+func (o Options) open(path string) (*File, error) {
 	limit := o.Limit
 	if limit <= 0 {
 		limit = DefaultLimit
@@ -193,7 +206,7 @@ func (o Options) Open(path string) (*File, error) {
 	// What was opened must be what was inspected, and pass on its own.
 	opened, err := f.Stat()
 	if err == nil && !os.SameFile(fi, opened) {
-		err = errors.New("it changed while it was opened")
+		err = errChanged
 	}
 	if err != nil {
 		f.Close()
