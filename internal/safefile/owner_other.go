@@ -20,5 +20,7 @@ func notOwn(fs.FileInfo) string { return "" }
 
 func othersCanWrite(fs.FileInfo) bool { return false }
 
+func othersCanRead(fs.FileInfo) bool { return false }
+
 // UserName names a uid: "uid N".
 func UserName(uid int) string { return "uid " + strconv.Itoa(uid) }

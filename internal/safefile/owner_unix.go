@@ -53,6 +53,9 @@ func notOwn(fi fs.FileInfo) string {
 // othersCanWrite says whether group or others may write fi.
 func othersCanWrite(fi fs.FileInfo) bool { return fi.Mode().Perm()&0o022 != 0 }
 
+// othersCanRead says whether group or others have any access to fi.
+func othersCanRead(fi fs.FileInfo) bool { return fi.Mode().Perm()&0o077 != 0 }
+
 // UserName names a uid as "NAME (uid N)", or "uid N" when it has no name.
 func UserName(uid int) string {
 	if u, err := user.LookupId(strconv.Itoa(uid)); err == nil && u.Username != "" {

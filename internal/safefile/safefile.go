@@ -85,6 +85,9 @@ type Options struct {
 	// Own requires the file to be the user's own, not root's (unless the
 	// user is root): for files mcp writes itself.
 	Own bool
+	// Private requires the file to give group and others no access at
+	// all (mode 0600 or less): for state that holds secrets.
+	Private bool
 }
 
 // DefaultLimit is the limit of Options without one: 1 MiB.
@@ -234,6 +237,9 @@ func (o Options) fileProblem(fi fs.FileInfo) (string, Kind) {
 	}
 	if othersCanWrite(fi) {
 		return "is writable by group or others (chmod go-w fixes that)", Unsafe
+	}
+	if o.Private && othersCanRead(fi) {
+		return "is readable by group or others (chmod go-rwx fixes that)", Unsafe
 	}
 	return "", 0
 }

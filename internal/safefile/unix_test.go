@@ -43,6 +43,13 @@ func TestRead_modes(t *testing.T) {
 	_, err := Read(path, 10)
 	wantProblem(t, err, Unsafe, "is writable by group or others (chmod go-w fixes that)")
 
+	write(t, path, "x", 0o640)
+	if _, err := Read(path, 10); err != nil {
+		t.Errorf("mode 0640: %v", err)
+	}
+	_, err = Options{Private: true}.Read(path)
+	wantProblem(t, err, Unsafe, "is readable by group or others (chmod go-rwx fixes that)")
+
 	open := filepath.Join(dir, "open")
 	if err := os.Mkdir(open, 0o755); err != nil {
 		t.Fatal(err)
