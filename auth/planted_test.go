@@ -60,7 +60,7 @@ func TestStore_PlantedRecord(t *testing.T) {
 					t.Fatalf("the planted token reached the server: %q", h)
 				}
 			}
-			want := "token store file " + filepath.Base(path) + " is owned by " + p.Owner() + ", not by you or root"
+			want := "token store file " + filepath.Base(path) + " is owned by " + p.Owner() + ", not by you"
 			if err == nil || !strings.Contains(err.Error(), want) || exit.Code(err) != exit.Config {
 				t.Errorf("request: %v (exit %d), want an error saying the record %s", err, exit.Code(err), want)
 			}

@@ -132,11 +132,11 @@ func (s *Store) Get(server, url string) (*Record, error) {
 }
 
 // readRecord reads one file of the store. The file must pass the
-// ownership rule (internal/safefile): a record another user could have
-// put or changed there would send their token, or send the user's
-// requests to their authorization server.
+// ownership rule (internal/safefile), be the user's own and no symlink: a
+// record another user could have put or changed there would send their
+// token, or send the user's requests to their authorization server.
 func readRecord(path string) (*Record, error) {
-	data, err := safefile.Read(path, maxRecordSize)
+	data, err := safefile.Options{NoSymlink: true, Own: true, Limit: maxRecordSize}.Read(path)
 	var se *safefile.Error
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
