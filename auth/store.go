@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,7 +14,9 @@ import (
 	"time"
 
 	"github.com/mcpsh/mcp/internal/atomicfile"
+	"github.com/mcpsh/mcp/internal/exit"
 	"github.com/mcpsh/mcp/internal/filelock"
+	"github.com/mcpsh/mcp/internal/safefile"
 	"github.com/mcpsh/mcp/manifests"
 )
 
@@ -130,18 +131,24 @@ func (s *Store) Get(server, url string) (*Record, error) {
 	return r, nil
 }
 
+// readRecord reads one file of the store. The file must pass the
+// ownership rule (internal/safefile), be the user's own and no symlink: a
+// record another user could have put or changed there would send their
+// token, or send the user's requests to their authorization server.
 func readRecord(path string) (*Record, error) {
-	f, err := os.Open(path)
-	if err != nil {
+	data, err := safefile.Options{NoSymlink: true, Own: true, Limit: maxRecordSize}.Read(path)
+	var se *safefile.Error
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxRecordSize+1))
-	if err != nil {
+	case errors.As(err, &se) && se.Kind == safefile.Unreadable:
+		return nil, &StoreError{File: filepath.Base(path), Problem: "cannot be read (" + safefile.Describe(se.Err) + ")", Err: err}
+	case errors.As(err, &se) && se.Kind == safefile.TooLarge:
+		return nil, &StoreError{File: filepath.Base(path), Problem: "is too large", Err: err}
+	case errors.As(err, &se):
+		return nil, &StoreError{File: filepath.Base(path), Problem: se.Problem, Err: err}
+	case err != nil:
 		return nil, err
-	}
-	if len(data) > maxRecordSize {
-		return nil, fmt.Errorf("token store file %s is too large", filepath.Base(path))
 	}
 	var r Record
 	if err := json.Unmarshal(data, &r); err != nil {
@@ -150,6 +157,21 @@ func readRecord(path string) (*Record, error) {
 	}
 	return &r, nil
 }
+
+// StoreError says why a file of the token store is not used: it is not
+// the user's to trust, or cannot be read.
+type StoreError struct {
+	File, Problem string
+	Err           error
+}
+
+func (e *StoreError) Error() string {
+	return "token store file " + e.File + " " + e.Problem + "; `mcp auth logout` removes it"
+}
+
+func (e *StoreError) Unwrap() error { return e.Err }
+
+func (e *StoreError) ExitCode() int { return exit.Config }
 
 // Put writes r atomically with mode 0600.
 func (s *Store) Put(r *Record) error {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpsh/mcp/internal/atomicfile"
+	"github.com/mcpsh/mcp/internal/safefile"
 	"github.com/mcpsh/mcp/manifests"
 )
 
@@ -97,10 +98,16 @@ func ListKey(endpoint, capabilities string) string {
 
 func (c *Cache) path(key string) string { return filepath.Join(c.dir, key+".json") }
 
+// maxCacheEntry bounds one entry of the cache: four of the largest
+// messages a server may send.
+const maxCacheEntry = 256 << 20
+
 // Load returns the entry for an endpoint key, or nil when there is none or
-// it cannot be read (a damaged entry is as good as none).
+// it cannot be read: a damaged entry is as good as none, and so is one
+// that is not the user's own private file (internal/safefile), which is
+// not read at all.
 func (c *Cache) Load(key string) *CacheEntry {
-	data, err := os.ReadFile(c.path(key))
+	data, err := safefile.Options{NoSymlink: true, Own: true, Limit: maxCacheEntry}.Read(c.path(key))
 	if err != nil {
 		return nil
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcpsh/mcp/internal/atomicfile"
+	"github.com/mcpsh/mcp/internal/safefile"
 	"github.com/mcpsh/mcp/manifests"
 )
 
@@ -21,10 +22,11 @@ func (c *Cache) revisionPath(ep manifests.Endpoint) string {
 }
 
 // Recall is the revision remembered for an endpoint, "" when none. A
-// damaged file is as good as none.
+// damaged file is as good as none, and one that is not the user's own
+// (internal/safefile) is not read.
 func (c *Cache) Recall(ep manifests.Endpoint) string {
-	data, err := os.ReadFile(c.revisionPath(ep))
-	if err != nil || len(data) > 64 {
+	data, err := safefile.Options{NoSymlink: true, Own: true, Limit: 64}.Read(c.revisionPath(ep))
+	if err != nil {
 		return ""
 	}
 	rev := strings.TrimSpace(string(data))

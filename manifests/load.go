@@ -54,6 +54,7 @@ func load(root string, p trustPlace) (*Recipe, Errors) {
 		tr.add(pkgPath, data)
 	}
 	if err != nil {
+		tr.failed(pkgPath, err)
 		errs = append(errs, asErrors(err, "package.json")...)
 	}
 	r.Package = pkg
@@ -101,6 +102,7 @@ func loadManifests(r *Recipe, root string, w *watch, tr *trustReads) Errors {
 		}
 		w.file(path)
 		if err != nil {
+			tr.failed(path, err)
 			errs = append(errs, asErrors(err, display)...)
 			continue
 		}
@@ -134,6 +136,7 @@ func readServersFile(path, display string, w *watch, tr *trustReads) ([]Endpoint
 	}
 	w.file(path)
 	if err != nil {
+		tr.failed(path, err)
 		return nil, true, err
 	}
 	tr.add(path, data)

@@ -544,9 +544,10 @@ func TestFindRoot_Unreadable(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, "a", "package.json"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	_, _, _, err := FindRoot(filepath.Join(dir, "a"))
-	if err == nil || !strings.Contains(err.Error(), "not a regular file") {
-		t.Fatalf("err %v", err)
+	_, _, passed, err := FindRoot(filepath.Join(dir, "a"))
+	want := filepath.Join(dir, "a", "package.json") + ": passed over: it is not a regular file (a directory)"
+	if err != nil || len(passed) != 1 || passed[0] != want {
+		t.Fatalf("passed over %q, %v; want %q", passed, err, want)
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -13,11 +12,10 @@ import (
 // pi.mcp key, and returns that directory. A package.json without pi.mcp is
 // passed over and the walk goes on; it stops at the filesystem root, with ok
 // false. A package.json that is not the user's to trust (see safety.go:
-// another user's, or one that others could have written or swapped) is
-// passed over too, whatever it holds, and when it has pi.mcp or is not
-// valid JSON, passed says so: one warning line each. err is only for a
-// candidate package.json of the user's own that cannot be read or is not
-// valid JSON.
+// another user's, one that others could have written or swapped, or not a
+// regular file) is passed over too, unread, and passed says so: one
+// warning line each. err is only for a candidate package.json of the
+// user's own that cannot be read or is not valid JSON.
 func FindRoot(cwd string) (root string, ok bool, passed []string, err error) {
 	dir, err := filepath.Abs(cwd)
 	if err != nil {
@@ -43,24 +41,19 @@ func FindRoot(cwd string) (root string, ok bool, passed []string, err error) {
 }
 
 // recipeAt says whether the package.json at path makes its directory a
-// recipe. One that is not the user's to trust never does; why says what
-// is wrong with it when it looks like a recipe (or is not JSON), so that
-// passing it over is worth a word.
+// recipe. One that is not the user's to trust never does, and is not
+// read: why says what is wrong with it, so that passing it over is worth
+// a word.
 func recipeAt(path string) (found bool, why string, err error) {
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return false, "", nil
-	}
-	unsafe := unsafePath(path)
 	data, err := readFile(path, path)
+	if se := refusedBy(err); se != nil {
+		return false, se.Problem, nil
+	}
 	var top *node
 	if err == nil {
 		top, err = parseJSON(data, path)
 	}
 	switch {
-	case unsafe != "" && (err != nil || piMCP(top) != nil):
-		return false, unsafe, nil
-	case unsafe != "":
-		return false, "", nil
 	case errors.Is(err, fs.ErrNotExist):
 		return false, "", nil
 	case err != nil:

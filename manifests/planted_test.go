@@ -30,9 +30,8 @@ func sharedWork(t *testing.T, mode os.FileMode) (shared, work string) {
 const plantedPkg = `{"pi": {"mcp": {"manifests": ["planted.json"], "servers": [{"id": "planted", "tools": {"include": ["*"]}}]}}}`
 
 // A package.json another user planted above the working directory is
-// passed over, sticky directory or not, whatever it holds: a recipe, or
-// not JSON at all. One that would not have been a recipe anyway (valid,
-// without pi.mcp) is passed over without a word.
+// passed over, sticky directory or not, whatever it holds (a recipe, not
+// JSON at all, or no pi.mcp): it is not read, so one warning says so.
 func TestFindRoot_PlantedPackageJSON(t *testing.T) {
 	s := localuser.New(t)
 	for _, mode := range []os.FileMode{0o777 | os.ModeSticky, 0o777} {
@@ -50,9 +49,6 @@ func TestFindRoot_PlantedPackageJSON(t *testing.T) {
 					t.Fatalf("Locate = %+v, %v; want the user's own configuration in %s", loc, err, work)
 				}
 				want := []string{pkg + ": passed over: it is owned by " + s.Owner() + ", not by you or root"}
-				if tc.name == "no pi.mcp" {
-					want = nil
-				}
 				if !slices.Equal(loc.PassedOver, want) {
 					t.Errorf("passed over %q, want %q", loc.PassedOver, want)
 				}
@@ -169,10 +165,10 @@ func TestLoadUser_UnderWritableDir(t *testing.T) {
 	}
 }
 
-// A recipe file another user owns is read (check and list show it) but
-// never trusted: Load refuses every endpoint saying why, --trust does not
-// lift that, Trust refuses, and a directory trusted before becomes
-// untrusted, its file named as changed.
+// A recipe file another user owns is not read: Load says so, an error of
+// the configuration, with the recipe's servers gone; Trust refuses it,
+// and a directory trusted before becomes untrusted, its file named as
+// changed.
 func TestTrust_PlantedRecipeFile(t *testing.T) {
 	trustHome(t)
 	s := localuser.New(t)
@@ -182,15 +178,10 @@ func TestTrust_PlantedRecipeFile(t *testing.T) {
 	}
 	s.Chown(t, filepath.Join(root, "mcp.json"))
 
-	r := mustLoad(t, root, false, "mcp.json")
 	why := "mcp.json is owned by " + s.Owner() + ", not by you or root"
-	if got := r.Endpoints["contacts"].Refusal(); got == nil ||
-		got.Error() != "server contacts comes from "+resolveDir(root)+", which cannot be trusted: "+why {
-		t.Errorf("refusal %v", got)
-	}
-	r.TrustOnce()
-	if r.Endpoints["contacts"].Refusal() == nil {
-		t.Error("--trust let a server of another user's file start")
+	_, err := Load(root)
+	if err == nil || exit.Code(err) != exit.Config || !strings.HasPrefix(err.Error(), "mcp.json: is owned by "+s.Owner()+", not by you or root") {
+		t.Errorf("Load: %v (exit %d)", err, exit.Code(err))
 	}
 	if _, err := Trust(root, false); err == nil || err.Error() != "cannot trust "+resolveDir(root)+": "+why {
 		t.Errorf("Trust: %v", err)

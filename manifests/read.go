@@ -3,10 +3,11 @@ package manifests
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
+
+	"github.com/mcpsh/mcp/internal/safefile"
 )
 
 // Bounds on every configuration file. A file over either is an error, never
@@ -55,36 +56,45 @@ func readAllLimit(r io.Reader, file string, limit sizeLimit) ([]byte, error) {
 	return bytes.TrimPrefix(data, utf8BOM), nil
 }
 
-// readFile reads the regular file at path (symlinks are followed) within the
-// size limit. display is how the file is named in errors. A missing file
-// gives an error that matches fs.ErrNotExist.
+// readFile reads the file at path within the size limit when it passes
+// the ownership rule (see safety.go), which decides before anything is
+// opened; a symlink of the user's or root's is followed. display is how
+// the file is named in errors. A missing file gives an error that matches
+// fs.ErrNotExist; one that fails the rule, an error that matches a
+// *safefile.Error.
 func readFile(path, display string) ([]byte, error) {
 	return readFileLimit(path, display, fileLimit)
 }
 
 // readFileLimit is readFile with another size limit.
 func readFileLimit(path, display string, limit sizeLimit) ([]byte, error) {
-	// Opening a FIFO for reading would block until a writer comes; the
-	// platform open adds O_NONBLOCK where it exists, then the opened file's
-	// own type decides.
-	f, err := openNonBlocking(path)
-	if err != nil {
+	data, err := safefile.Read(path, limit.bytes)
+	var se *safefile.Error
+	switch {
+	case err == nil:
+		return bytes.TrimPrefix(data, utf8BOM), nil
+	case !errors.As(err, &se):
 		return nil, &Error{Pos: Pos{File: display}, Msg: "cannot read: " + describeOpenErr(err), Err: err}
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, &Error{Pos: Pos{File: display}, Msg: "cannot read: " + describeOpenErr(err), Err: err}
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, &Error{Pos: Pos{File: display},
-			Msg:  fmt.Sprintf("is not a regular file (%s)", fileKind(fi.Mode())),
-			Hint: "configuration files must be regular files or symlinks to them"}
-	}
-	if fi.Size() > limit.bytes {
+	case se.Kind == safefile.TooLarge:
 		return nil, limit.err(display)
+	case se.Kind == safefile.NotRegular:
+		return nil, &Error{Pos: Pos{File: display}, Msg: se.Problem, Err: err,
+			Hint: "configuration files must be regular files or symlinks to them"}
+	case se.Kind == safefile.Unsafe:
+		return nil, &Error{Pos: Pos{File: display}, Msg: se.Problem, Err: err,
+			Hint: "mcp reads no file that another user owns or could have changed or swapped"}
 	}
-	return readAllLimit(f, display, limit)
+	return nil, &Error{Pos: Pos{File: display}, Msg: "cannot read: " + describeOpenErr(se.Err), Err: err}
+}
+
+// refusedBy is the *safefile.Error of a file the ownership rule refused
+// (another user's, or not a regular file), or nil.
+func refusedBy(err error) *safefile.Error {
+	var se *safefile.Error
+	if errors.As(err, &se) && (se.Kind == safefile.Unsafe || se.Kind == safefile.NotRegular) {
+		return se
+	}
+	return nil
 }
 
 func describeOpenErr(err error) string {
@@ -101,19 +111,7 @@ func describeOpenErr(err error) string {
 	return err.Error()
 }
 
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "mode " + m.String()
-}
+func fileKind(m fs.FileMode) string { return safefile.FileType(m) }
 
 // exists reports whether path names something (following symlinks).
 func exists(path string) bool {

@@ -14,6 +14,17 @@ func Read(root string, user bool) (*Recipe, error) {
 	return LoadUser(UserPaths{Home: home, Cwd: root, ConfigDir: cfg})
 }
 
+// readWithErrors reads as Read does, and returns what it could read along
+// with every problem.
+func readWithErrors(root string, user bool) (*Recipe, Errors) {
+	if !user {
+		return load(root, defaultTrustPlace())
+	}
+	home, _ := os.UserHomeDir()
+	cfg, _ := os.UserConfigDir()
+	return loadUser(UserPaths{Home: home, Cwd: root, ConfigDir: cfg})
+}
+
 // Location is where the configuration for a directory is read from.
 type Location struct {
 	// Root is the recipe's directory, or with User the directory itself,

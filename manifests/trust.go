@@ -123,14 +123,19 @@ func newTrustReads(root string) *trustReads {
 	return &trustReads{root: root, files: map[string]string{}, unsafe: map[string]string{}}
 }
 
-// add records a file as read, unless it is not the user's to trust.
+// add records a file as read: readFile read it, so it passed the
+// ownership rule.
 func (t *trustReads) add(path string, data []byte) {
-	if why := unsafePath(path); why != "" {
-		t.refuse(path, why)
-		return
-	}
 	sum := sha256.Sum256(data)
 	t.files[t.name(path)] = hex.EncodeToString(sum[:])
+}
+
+// failed records a file that could not be read because it is not the
+// user's to trust, when err says so.
+func (t *trustReads) failed(path string, err error) {
+	if se := refusedBy(err); se != nil {
+		t.refuse(path, se.Problem)
+	}
 }
 
 // refuse records a file that is not the user's to trust.

@@ -3,11 +3,8 @@
 package manifests
 
 import (
-	"fmt"
 	"io/fs"
 	"os"
-	"os/user"
-	"strconv"
 	"syscall"
 )
 
@@ -32,28 +29,4 @@ func ownershipProblem(fi fs.FileInfo) string {
 		return "is writable by group or others (chmod go-w fixes that)"
 	}
 	return ""
-}
-
-// notOwnersOrRoots says whose fi is when it is neither the current user's
-// nor root's ("owned by NAME (uid N), not by you or root"), or "".
-func notOwnersOrRoots(fi fs.FileInfo) string {
-	uid, ok := ownerOf(fi)
-	switch {
-	case !ok:
-		return "owned by an unknown user, not by you or root"
-	case uid == 0 || uid == os.Getuid():
-		return ""
-	}
-	return "owned by " + userName(uid) + ", not by you or root"
-}
-
-// othersCanWrite says whether group or others may write fi.
-func othersCanWrite(fi fs.FileInfo) bool { return fi.Mode().Perm()&0o022 != 0 }
-
-// userName names a uid as "NAME (uid N)", or "uid N" when it has no name.
-func userName(uid int) string {
-	if u, err := user.LookupId(strconv.Itoa(uid)); err == nil && u.Username != "" {
-		return fmt.Sprintf("%s (uid %d)", u.Username, uid)
-	}
-	return fmt.Sprintf("uid %d", uid)
 }

@@ -21,15 +21,16 @@ func Trust(root string, user bool) (*Recipe, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := Read(root, user)
-	if err != nil {
-		return nil, err
-	}
-	if !r.Trust.Needed {
-		return r, nil
-	}
-	if len(r.Trust.Unsafe) > 0 {
+	r, errs := readWithErrors(root, user)
+	switch {
+	case r.Trust.Needed && len(r.Trust.Unsafe) > 0:
+		// A file that is not the user's was not read either: saying so
+		// is the better reason.
 		return nil, &UnsafeError{Dir: r.Trust.Dir, File: r.Trust.Unsafe[0]}
+	case len(errs) > 0:
+		return nil, errs
+	case !r.Trust.Needed:
+		return r, nil
 	}
 	now := time.Now().UTC().Truncate(time.Second)
 	e := trustEntry{Dir: r.Trust.Dir, Digest: Digest(r.Trust.Files), Files: r.Trust.Files, Trusted: now}

@@ -4,11 +4,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/mcpsh/mcp/internal/safefile"
 )
 
 // Trust covers the files a project's stdio servers run by a path inside
@@ -65,12 +66,10 @@ func (t *trustReads) addScript(path string) {
 		t.refuse(path, "has a line break in its name, which mcp trust cannot record")
 		return
 	}
-	if why := unsafePath(path); why != "" {
-		t.refuse(path, why)
-		return
-	}
 	sum, err := digestFile(path)
 	switch {
+	case refusedBy(err) != nil:
+		t.refuse(path, refusedBy(err).Problem)
 	case errors.Is(err, errScriptTooLarge):
 		t.refuse(path, "is larger than "+scriptSizeLabel+", the most mcp trust digests")
 	case err != nil:
@@ -114,23 +113,18 @@ func against(dir, p string) string {
 	return filepath.Join(dir, p)
 }
 
-// digestFile is the sha256 of the regular file at path, read to the end
-// and at most maxScriptSize long.
+// digestFile is the sha256 of the file at path, when it passes the
+// ownership rule, read to the end and at most maxScriptSize long.
 func digestFile(path string) (string, error) {
-	f, err := openNonBlocking(path)
+	f, err := safefile.Options{Limit: maxScriptSize}.Open(path)
+	var se *safefile.Error
+	if errors.As(err, &se) && se.Kind == safefile.TooLarge {
+		return "", errScriptTooLarge
+	}
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	switch {
-	case err != nil:
-		return "", err
-	case !fi.Mode().IsRegular():
-		return "", fmt.Errorf("is not a regular file (%s)", fileKind(fi.Mode()))
-	case fi.Size() > maxScriptSize:
-		return "", errScriptTooLarge
-	}
 	h := sha256.New()
 	n, err := io.Copy(h, io.LimitReader(f, maxScriptSize+1))
 	switch {

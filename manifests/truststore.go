@@ -16,6 +16,7 @@ import (
 	"github.com/mcpsh/mcp/internal/atomicfile"
 	"github.com/mcpsh/mcp/internal/exit"
 	"github.com/mcpsh/mcp/internal/filelock"
+	"github.com/mcpsh/mcp/internal/safefile"
 )
 
 // The trust store is one JSON file, TrustStorePath, written 0600 and
@@ -101,32 +102,20 @@ func readTrustStore(path string) (*trustStore, error) {
 	} else if why != "" {
 		return fail(why)
 	}
-	fi, err := os.Lstat(path)
+	// The store is mcp's own: never a symlink, and the user's, not root's.
+	data, err := safefile.Options{NoSymlink: true, Own: true}.Read(path)
+	var se *safefile.Error
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return empty, nil
+	case errors.As(err, &se) && se.Kind == safefile.TooLarge:
+		return fail("cannot be read (file is larger than the " + fileSizeLabel + " limit for configuration files)")
+	case errors.As(err, &se) && se.Kind == safefile.Unreadable:
+		return fail("cannot be read (" + describeOpenErr(se.Err) + ")")
+	case errors.As(err, &se):
+		return fail(se.Problem)
 	case err != nil:
 		return fail("cannot be read (" + describeOpenErr(err) + ")")
-	case fi.Mode()&fs.ModeSymlink != 0:
-		return fail("is a symlink")
-	case !fi.Mode().IsRegular():
-		return fail("is not a regular file")
-	}
-	if why := ownershipProblem(fi); why != "" {
-		return fail(why)
-	}
-	f, err := openNonBlocking(path)
-	if err != nil {
-		return fail("cannot be read (" + describeOpenErr(err) + ")")
-	}
-	defer f.Close()
-	// What was opened must be what was inspected.
-	if opened, err := f.Stat(); err != nil || !os.SameFile(fi, opened) {
-		return fail("changed while it was read")
-	}
-	data, err := readAll(f, path)
-	if err != nil {
-		return fail("cannot be read (" + strings.TrimPrefix(err.Error(), path+": ") + ")")
 	}
 	s, err := parseTrustStore(data)
 	if err != nil {
@@ -153,7 +142,7 @@ func storeDirProblem(dir string) (why string, ok bool) {
 	if why := ownershipProblem(fi); why != "" {
 		return "is in " + dir + ", which " + why, true
 	}
-	return unsafeDirs(dir), true
+	return safefile.CheckDir(dir), true
 }
 
 // parseTrustStore parses and checks the store's content: every entry must

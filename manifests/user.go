@@ -140,7 +140,6 @@ func (l *userLoad) read(src userSource, display string) {
 		found.Skipped = why
 		r.Sources = append(r.Sources, found)
 	}
-	unsafe := l.unsafe(src)
 	if src.trusted {
 		if why := untrusted(src.path); why != "" {
 			if why != "missing" {
@@ -149,12 +148,18 @@ func (l *userLoad) read(src userSource, display string) {
 			return
 		}
 	}
-	if unsafe != "" {
-		skip("it " + unsafe)
-		return
-	}
 	eps, skipped, err := src.load(display, l.x)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errNothing) {
+		return
+	}
+	// A file that fails the ownership rule was not read. One of the
+	// working directory's keeps it from being trusted; the user's own
+	// file of pi's is an error, as any problem of it.
+	if se := refusedBy(err); se != nil && (src.project || !src.ours) {
+		if src.project && !l.home {
+			l.tr.refuse(src.path, se.Problem)
+		}
+		skip("it " + se.Problem)
 		return
 	}
 	l.w.file(src.path)
@@ -184,24 +189,6 @@ func (l *userLoad) read(src userSource, display string) {
 		r.Endpoints[id] = ep
 		l.project[id] = src.project
 	}
-}
-
-// unsafe applies the rule of safety.go to a project file that exists, in
-// a working directory that is not the home directory: it returns why the
-// file is not the user's to trust, and records that it keeps the
-// directory from being trusted, or returns "".
-func (l *userLoad) unsafe(src userSource) string {
-	if !src.project || l.home {
-		return ""
-	}
-	if _, err := os.Stat(src.path); err != nil {
-		return ""
-	}
-	why := unsafePath(src.path)
-	if why != "" {
-		l.tr.refuse(src.path, why)
-	}
-	return why
 }
 
 func userSources(home, cwd, configDir string) []userSource {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mcpsh/mcp/internal/clip"
+	"github.com/mcpsh/mcp/internal/safefile"
 	"github.com/mcpsh/mcp/internal/session"
 )
 
@@ -189,7 +190,7 @@ func Shutdown(ctx context.Context, socket string, timeout time.Duration) error {
 
 // lockPID is the pid a multiplexer wrote into its lock file.
 func lockPID(socket string) int {
-	data, err := os.ReadFile(socket + ".lock")
+	data, err := safefile.Options{NoSymlink: true, Own: true, Limit: 64}.Read(socket + ".lock")
 	if err != nil {
 		return 0
 	}

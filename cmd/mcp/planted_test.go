@@ -109,22 +109,12 @@ func TestPlantedPackageJSON(t *testing.T) {
 	if want := "mcp: error: cannot trust " + s.shared + ": package.json is owned by " + p.Owner() + ", not by you or root\n"; r.code != exit.Config || r.stderr != want {
 		t.Errorf("--recipe trust: exit %d\nstdout: %s\nstderr: %s\nwant stderr %q", r.code, r.stdout, r.stderr, want)
 	}
-	r = s.in(s.work, "--recipe", s.shared, "list")
-	if want := "mcp: hint: " + s.shared + " cannot be trusted: package.json is owned by " + p.Owner() + ", not by you or root\n"; r.code != 0 ||
-		r.stdout != "planted  untrusted\n" || r.stderr != want {
-		t.Errorf("--recipe list: exit %d\nstdout: %s\nstderr: %s\nwant stderr %q", r.code, r.stdout, r.stderr, want)
-	}
-	r = s.in(s.work, "--recipe", s.shared, "check")
-	if want := "trust: untrusted, and " + s.shared + " cannot be trusted: package.json is owned by " + p.Owner() + ", not by you or root\n"; r.code != 0 || !strings.Contains(r.stdout, want) {
-		t.Errorf("--recipe check: exit %d\nstdout: %s\nstderr: %s\nwant stdout holding %q", r.code, r.stdout, r.stderr, want)
-	}
-	r = s.in(s.work, "--recipe", s.shared, "call", "planted.anything")
-	if r.code != exit.Config || !strings.Contains(r.stderr, "mcp: error: server planted comes from "+s.shared+", which cannot be trusted: package.json is owned by "+p.Owner()) {
-		t.Errorf("call: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
-	}
-	r = s.in(s.work, "--recipe", s.shared, "--trust", "call", "planted.anything")
-	if r.code != exit.Config || !strings.Contains(r.stderr, "mcp: error: server planted comes from "+s.shared+", which cannot be trusted: package.json is owned by "+p.Owner()) {
-		t.Errorf("--trust call: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	// Named as the recipe, its files are not read at all.
+	for _, args := range [][]string{{"list"}, {"check"}, {"call", "planted.anything"}, {"--trust", "call", "planted.anything"}} {
+		r = s.in(s.work, append([]string{"--recipe", s.shared}, args...)...)
+		if want := "mcp: error: package.json: is owned by " + p.Owner() + ", not by you or root"; r.code != exit.Config || !strings.Contains(r.stderr, want) {
+			t.Errorf("--recipe %v: exit %d\nstdout: %s\nstderr: %s\nwant stderr holding %q", args, r.code, r.stdout, r.stderr, want)
+		}
 	}
 	s.noMarker()
 

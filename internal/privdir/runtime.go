@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpsh/mcp/internal/atomicfile"
 	"github.com/mcpsh/mcp/internal/filelock"
+	"github.com/mcpsh/mcp/internal/safefile"
 )
 
 // Runtime is the user's private directory for mcp's runtime files: the
@@ -164,7 +165,8 @@ var errNoRecord = fmt.Errorf("no directory remembered: %w", fs.ErrNotExist)
 
 // recall reads the directory record remembers and checks it.
 func recall(record, parent string) (string, error) {
-	data, err := os.ReadFile(record)
+	// The record is this user's own file, a line of a path.
+	data, err := safefile.Options{NoSymlink: true, Own: true, Limit: 4096}.Read(record)
 	if err != nil {
 		return "", err
 	}

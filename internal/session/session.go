@@ -27,6 +27,7 @@ import (
 	"github.com/mcpsh/mcp/internal/atomicfile"
 	"github.com/mcpsh/mcp/internal/exit"
 	"github.com/mcpsh/mcp/internal/privdir"
+	"github.com/mcpsh/mcp/internal/safefile"
 )
 
 // EnvVar marks a process as being inside a session. Its value names the
@@ -219,6 +220,9 @@ func Save(st *State) error {
 	return atomicfile.Write(p, data)
 }
 
+// maxStateSize bounds a session's state file.
+const maxStateSize = 16 << 20
+
 // Load reads a session's state.
 func Load(id string) (*State, error) {
 	p, err := path(id)
@@ -230,9 +234,9 @@ func Load(id string) (*State, error) {
 	} else if err != nil {
 		return nil, fmt.Errorf("session %s: %w", id, err)
 	}
-	data, err := os.ReadFile(p)
+	data, err := safefile.Options{NoSymlink: true, Own: true, Private: true, Limit: maxStateSize}.Read(p)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("session %s: %w", id, err)
 	}
 	var st State
 	if err := json.Unmarshal(data, &st); err != nil || st.Surface == nil || st.ID != id || !socketPath(st.Socket) {

@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"os/user"
+	"path/filepath"
 	"strconv"
 	"syscall"
 	"testing"
@@ -90,4 +91,26 @@ func (u *User) Sh(t testing.TB, dir, script string) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("as %s: %v\n%s", u.Name, err, out)
 	}
+}
+
+// Shared makes a directory of the given mode (0o777|os.ModeSticky, as
+// /tmp; or 0o777, a team checkout of umask 000) under one anyone may
+// reach, and removes it when the test ends.
+func Shared(t testing.TB, mode os.FileMode) string {
+	t.Helper()
+	base, err := os.MkdirTemp("", "mcp-shared-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	dir := filepath.Join(base, "x")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for d, m := range map[string]os.FileMode{base: 0o755, dir: mode} {
+		if err := os.Chmod(d, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }
