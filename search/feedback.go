@@ -14,44 +14,9 @@ import (
 func (q *ranking) feedback(ranked []scored, query []string) error {
 	fb := q.t.Feedback
 	field := q.t.Clauses[0].Field
-	sort.Slice(ranked, func(i, j int) bool {
-		if ranked[i].score != ranked[j].score {
-			return ranked[i].score > ranked[j].score
-		}
-		return ranked[i].id < ranked[j].id
-	})
-	if len(ranked) > fb.Docs {
-		ranked = ranked[:fb.Docs]
-	}
-	var total float64
-	for _, d := range ranked {
-		total += d.score
-	}
-	if total <= 0 {
-		return nil
-	}
-	own := map[string]bool{}
-	for _, w := range query {
-		own[w] = true
-	}
-	dvr, err := q.r.DocValueReader([]string{field})
-	if err != nil {
+	mass, docs, err := q.feedbackMass(ranked, query)
+	if err != nil || len(mass) == 0 {
 		return err
-	}
-	mass := map[string]float64{}
-	docs := map[string]int{}
-	for _, d := range ranked {
-		share := d.score / total
-		err := dvr.VisitDocValues(index.NewIndexInternalID(nil, d.doc), func(_ string, term []byte) {
-			t := string(term)
-			if !own[t] {
-				mass[t] += share
-				docs[t]++
-			}
-		})
-		if err != nil {
-			return err
-		}
 	}
 	type cand struct {
 		term string
@@ -100,4 +65,50 @@ func (q *ranking) feedback(ranked []scored, query []string) error {
 		}
 	}
 	return nil
+}
+
+// feedbackMass returns, for each word of the first clause's field but the
+// query's own, its share of the scores of the first Feedback.Docs tools of
+// ranked that have it, and how many of them have it.
+func (q *ranking) feedbackMass(ranked []scored, query []string) (map[string]float64, map[string]int, error) {
+	sort.Slice(ranked, func(i, j int) bool {
+		if ranked[i].score != ranked[j].score {
+			return ranked[i].score > ranked[j].score
+		}
+		return ranked[i].id < ranked[j].id
+	})
+	if len(ranked) > q.t.Feedback.Docs {
+		ranked = ranked[:q.t.Feedback.Docs]
+	}
+	var total float64
+	for _, d := range ranked {
+		total += d.score
+	}
+	if total <= 0 {
+		return nil, nil, nil
+	}
+	own := map[string]bool{}
+	for _, w := range query {
+		own[w] = true
+	}
+	dvr, err := q.r.DocValueReader([]string{q.t.Clauses[0].Field})
+	if err != nil {
+		return nil, nil, err
+	}
+	mass := map[string]float64{}
+	docs := map[string]int{}
+	for _, d := range ranked {
+		share := d.score / total
+		err := dvr.VisitDocValues(index.NewIndexInternalID(nil, d.doc), func(_ string, term []byte) {
+			t := string(term)
+			if !own[t] {
+				mass[t] += share
+				docs[t]++
+			}
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	return mass, docs, nil
 }
