@@ -204,7 +204,11 @@ func newIndex(bi bleve.Index, readOnly, rebuilt bool, r Ranking) (*Index, error)
 }
 
 // Ranking returns the choices the index ranks with.
-func (ix *Index) Ranking() Ranking { return ix.ranking }
+func (ix *Index) Ranking() Ranking {
+	r := ix.ranking
+	r.Clauses = append([]Clause(nil), r.Clauses...)
+	return r
+}
 
 // Rebuilt reports whether Open replaced an unreadable or outdated index with
 // an empty one, so that the caller must feed it every server again.
