@@ -1,6 +1,7 @@
 package search
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -31,20 +32,47 @@ const maxWordRunes = 48
 //     ("apple's" gives apple, "don't" gives dont);
 //   - runs of Han, kana or Hangul, which have no spaces, become overlapping
 //     pairs of characters;
-//   - other words shorter than minWordRunes are dropped.
-type wordTokenizer struct{}
+//   - other words shorter than minRunes are dropped.
+//
+// Its options (Ranking's SplitCamel, Catenate, MinRunes) are for measuring
+// each of these choices; the defaults are the ones above.
+type wordTokenizer struct {
+	splitCamel bool // split at case changes
+	catenate   bool // also keep a split word joined
+	minRunes   int  // shortest word kept
+}
 
-// minWordRunes is the shortest word kept, pairs of CJK characters aside.
+// minWordRunes is the shortest word kept by default, pairs of CJK
+// characters aside.
 const minWordRunes = 2
 
-// newWordTokenizer is the tokenizer's registry constructor. The tokenizer
-// has no options: any in config are ignored.
-func newWordTokenizer(map[string]interface{}, *registry.Cache) (analysis.Tokenizer, error) {
-	return wordTokenizer{}, nil
+// newWordTokenizer is the tokenizer's registry constructor: config may set
+// split_camel and catenate (booleans) and min_runes (a number); each
+// defaults to the choice described at wordTokenizer.
+func newWordTokenizer(config map[string]interface{}, _ *registry.Cache) (analysis.Tokenizer, error) {
+	t := &wordTokenizer{splitCamel: true, catenate: true, minRunes: minWordRunes}
+	if v, ok := config["split_camel"].(bool); ok {
+		t.splitCamel = v
+	}
+	if v, ok := config["catenate"].(bool); ok {
+		t.catenate = v
+	}
+	if v, ok := config["min_runes"].(float64); ok {
+		t.minRunes = int(v)
+	}
+	if t.minRunes < 1 || t.minRunes > maxWordRunes {
+		return nil, fmt.Errorf("search: min_runes %d out of range", t.minRunes)
+	}
+	return t, nil
 }
 
 func init() {
 	if err := registry.RegisterTokenizer(tokenizerType, newWordTokenizer); err != nil {
+		panic(err)
+	}
+	if err := registry.RegisterTokenFilter(pairFilterType, func(map[string]interface{}, *registry.Cache) (analysis.TokenFilter, error) {
+		return pairFilter{}, nil
+	}); err != nil {
 		panic(err)
 	}
 }
@@ -61,7 +89,7 @@ func isCJK(r rune) bool {
 }
 
 // Tokenize implements analysis.Tokenizer.
-func (wordTokenizer) Tokenize(in []byte) analysis.TokenStream {
+func (t *wordTokenizer) Tokenize(in []byte) analysis.TokenStream {
 	var out analysis.TokenStream
 	pos := 1
 	emit := func(term string, start, end int, typ analysis.TokenType, joined bool) {
@@ -113,7 +141,7 @@ func (wordTokenizer) Tokenize(in []byte) analysis.TokenStream {
 				}
 				break
 			}
-			word(in[i:j], i, emit)
+			t.word(in[i:j], i, emit)
 			i = j
 		default:
 			i += size
@@ -124,7 +152,7 @@ func (wordTokenizer) Tokenize(in []byte) analysis.TokenStream {
 
 // word emits the tokens of one run of word characters (which may hold
 // apostrophes between letters).
-func word(w []byte, start int, emit func(string, int, int, analysis.TokenType, bool)) {
+func (t *wordTokenizer) word(w []byte, start int, emit func(string, int, int, analysis.TokenType, bool)) {
 	if utf8.RuneCount(w) > maxWordRunes {
 		return
 	}
@@ -137,17 +165,21 @@ func word(w []byte, start int, emit func(string, int, int, analysis.TokenType, b
 		s = strings.Join(parts, "")
 	}
 	end := start + len(w)
+	if !t.splitCamel {
+		t.emitWord(strings.ToLower(s), start, end, false, emit)
+		return
+	}
 	parts := camelParts(s)
 	for _, p := range parts {
-		emitWord(strings.ToLower(p), start, end, false, emit)
+		t.emitWord(strings.ToLower(p), start, end, false, emit)
 	}
-	if len(parts) > 1 {
-		emitWord(strings.ToLower(s), start, end, true, emit)
+	if t.catenate && len(parts) > 1 {
+		t.emitWord(strings.ToLower(s), start, end, true, emit)
 	}
 }
 
-func emitWord(term string, start, end int, samePos bool, emit func(string, int, int, analysis.TokenType, bool)) {
-	if utf8.RuneCountInString(term) < minWordRunes {
+func (t *wordTokenizer) emitWord(term string, start, end int, samePos bool, emit func(string, int, int, analysis.TokenType, bool)) {
+	if utf8.RuneCountInString(term) < t.minRunes {
 		return
 	}
 	typ := analysis.AlphaNumeric
@@ -181,4 +213,31 @@ func camelParts(s string) []string {
 		}
 	}
 	return append(parts, string(rs[from:]))
+}
+
+// pairFilterType is the bleve registry name of the filter below.
+const pairFilterType = "mcp_word_pairs"
+
+// pairFilter replaces a token stream by the pairs of adjacent words in it,
+// each pair one token ("read file"), for Ranking.PairWeight. The joined
+// form of a split word is not a word of its own here.
+type pairFilter struct{}
+
+func (pairFilter) Filter(in analysis.TokenStream) analysis.TokenStream {
+	var out analysis.TokenStream
+	var prev *analysis.Token
+	for _, t := range in {
+		if t.KeyWord && prev != nil && t.Position == prev.Position {
+			continue
+		}
+		if prev != nil {
+			term := make([]byte, 0, len(prev.Term)+1+len(t.Term))
+			term = append(append(append(term, prev.Term...), ' '), t.Term...)
+			out = append(out, &analysis.Token{
+				Term: term, Start: prev.Start, End: t.End, Position: len(out) + 1, Type: analysis.Shingle,
+			})
+		}
+		prev = t
+	}
+	return out
 }

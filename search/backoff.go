@@ -42,8 +42,11 @@ func letters(w string) bool {
 // morphological variants: "parkings" for "parking") make one group in
 // stemmed; when there are none, the index words one edit away with the same
 // first letter (a misspelling: "weahter" for "weather") make one group in
-// fuzzy, if the query is short. Index words are those of the tool field.
-func backoff(r index.IndexReader, missing []string, queryWords int) (stemmed, fuzzy [][]string, err error) {
+// fuzzy, if the query is short. Index words are those of the first
+// clause's field (FieldTool by default). StemBackoff and FuzzyBackoff turn
+// each off.
+func (q *ranking) backoff(missing []string, queryWords int) (stemmed, fuzzy [][]string, err error) {
+	field := q.t.Clauses[0].Field
 	looked := 0
 	for _, w := range missing {
 		n := utf8.RuneCountInString(w)
@@ -53,18 +56,20 @@ func backoff(r index.IndexReader, missing []string, queryWords int) (stemmed, fu
 		if looked++; looked > backoffWords {
 			break
 		}
-		variants, err := variants(r, fieldTool, w)
-		if err != nil {
-			return nil, nil, err
+		if q.t.StemBackoff > 0 {
+			variants, err := variants(q.r, field, w)
+			if err != nil {
+				return nil, nil, err
+			}
+			if len(variants) > 0 {
+				stemmed = append(stemmed, variants)
+				continue
+			}
 		}
-		if len(variants) > 0 {
-			stemmed = append(stemmed, variants)
+		if q.t.FuzzyBackoff <= 0 || n < fuzzyMinRunes || queryWords > fuzzyMaxWords {
 			continue
 		}
-		if n < fuzzyMinRunes || queryWords > fuzzyMaxWords {
-			continue
-		}
-		near, err := misspellings(r, fieldTool, w)
+		near, err := misspellings(q.r, field, w)
 		if err != nil {
 			return nil, nil, err
 		}

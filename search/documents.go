@@ -8,13 +8,27 @@ import (
 	"github.com/mcpsh/mcp/catalog"
 )
 
-// Index fields.
+// Index fields. Only the fields a Ranking searches are indexed (with
+// DefaultRanking: FieldTool, FieldSrv and the server documents' sdoc). A
+// text field can also be indexed stemmed, under its name with StemSuffix.
 const (
+	FieldName   = "name"   // the tool name
+	FieldTitle  = "title"  // the tool title
+	FieldDesc   = "desc"   // the tool description
+	FieldParams = "params" // parameter names, descriptions and enum values
+	FieldSrv    = "srv"    // the server's id, title and description, on each tool
+	FieldTool   = "tool"   // name, title, desc and params in one field
+	FieldAll    = "all"    // tool and srv in one field
+	FieldSib    = "sib"    // the names and parameter names of the server's tools
+	StemSuffix  = "_st"
+
 	fieldServer = "server" // keyword: the server id, for filtering and deletion
-	fieldTool   = "tool"   // the tool's name, title, description and parameters
-	fieldSrv    = "srv"    // the server's id, title and description, on each tool
 	fieldSDoc   = "sdoc"   // server documents only: what the server is about
+	fieldPairs  = "pairs"  // adjacent word pairs of the name and title
 )
+
+// textFields are the fields a Clause may name.
+var textFields = []string{FieldName, FieldTitle, FieldDesc, FieldParams, FieldSrv, FieldTool, FieldAll, fieldSDoc, FieldSib}
 
 // ServerInfo is what a server says about itself in its initialize result.
 // Both fields are optional.
@@ -90,24 +104,69 @@ func schemaText(b *strings.Builder, raw json.RawMessage, depth int) {
 	}
 }
 
-// toolDoc is the bleve document of one tool.
-func toolDoc(t catalog.Tool, info ServerInfo) map[string]interface{} {
-	return map[string]interface{}{
-		fieldServer: t.Server,
-		fieldTool:   strings.Join(nonEmpty(t.Name, t.Title, t.Description, paramText(t.InputSchema)), "\n"),
-		fieldSrv:    strings.Join(nonEmpty(t.Server, info.Title, info.Description), "\n"),
-	}
+// toolDoc is the bleve document of one tool, holding the fields that
+// fields names (a stemmed field gets the text of its twin); sib is the
+// server's siblingText when fields has FieldSib.
+func toolDoc(t catalog.Tool, info ServerInfo, sib string, fields map[string]bool) map[string]interface{} {
+	params := paramText(t.InputSchema)
+	srv := strings.Join(nonEmpty(t.Server, info.Title, info.Description), "\n")
+	tool := strings.Join(nonEmpty(t.Name, t.Title, t.Description, params), "\n")
+	return docMap(t.Server, fields, map[string]string{
+		FieldName:   t.Name,
+		FieldTitle:  t.Title,
+		FieldDesc:   t.Description,
+		FieldParams: params,
+		FieldSrv:    srv,
+		FieldTool:   tool,
+		FieldAll:    strings.Join(nonEmpty(tool, srv), "\n"),
+		fieldPairs:  strings.Join(nonEmpty(t.Name, t.Title), "\n"),
+		FieldSib:    sib,
+	})
 }
 
 // serverDoc is the bleve document of one server: its own words and the names
-// and titles of its tools, so that a query about what a server does as a
-// whole can lift all of its tools a little.
-func serverDoc(server string, info ServerInfo, tools []catalog.Tool) map[string]interface{} {
+// and titles of its tools (and their descriptions with desc set), so that a
+// query about what a server does as a whole can lift all of its tools a
+// little.
+func serverDoc(server string, info ServerInfo, tools []catalog.Tool, desc bool, fields map[string]bool) map[string]interface{} {
 	parts := nonEmpty(server, info.Title, info.Description)
 	for _, t := range tools {
 		parts = append(parts, nonEmpty(t.Name, t.Title)...)
+		if desc {
+			parts = append(parts, nonEmpty(t.Description)...)
+		}
 	}
-	return map[string]interface{}{fieldServer: server, fieldSDoc: strings.Join(parts, "\n")}
+	return docMap(server, fields, map[string]string{fieldSDoc: strings.Join(parts, "\n")})
+}
+
+// docMap is a document of server with the texts of the fields want names
+// that are not empty.
+func docMap(server string, want map[string]bool, text map[string]string) map[string]interface{} {
+	m := map[string]interface{}{fieldServer: server}
+	for f := range want {
+		if v := text[strings.TrimSuffix(f, StemSuffix)]; v != "" {
+			m[f] = v
+		}
+	}
+	return m
+}
+
+// siblingText is the names and parameter names of a server's tools.
+func siblingText(tools []catalog.Tool) string {
+	var parts []string
+	for _, t := range tools {
+		parts = append(parts, t.Name)
+		var n schemaNode
+		if len(t.InputSchema) > 0 && json.Unmarshal(t.InputSchema, &n) == nil {
+			names := make([]string, 0, len(n.Properties))
+			for k := range n.Properties {
+				names = append(names, k)
+			}
+			sort.Strings(names)
+			parts = append(parts, names...)
+		}
+	}
+	return strings.Join(parts, "\n")
 }
 
 func nonEmpty(ss ...string) []string {

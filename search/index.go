@@ -76,6 +76,9 @@ type Index struct {
 	bi       bleve.Index
 	readOnly bool
 	rebuilt  bool
+	ranking  Ranking
+	fields   map[string]bool        // the fields ranking searches: ranking.fields()
+	bridge   [2]map[string][]string // ranking.Bridge's things and actions, by word
 
 	mu      sync.Mutex            // serializes writes; guards the fields below
 	servers map[string]serverMeta // what was indexed for each server
@@ -90,9 +93,14 @@ type serverMeta struct {
 	Stats       fieldStats `json:"stats"`
 }
 
-// OpenMem returns an empty index in memory.
-func OpenMem() (*Index, error) {
-	m, err := newMapping()
+// OpenMem returns an empty index in memory that ranks with DefaultRanking.
+func OpenMem() (*Index, error) { return OpenMemWith(DefaultRanking()) }
+
+// OpenMemWith returns an empty index in memory that ranks with r. Indexes
+// in a directory always rank with DefaultRanking, which their format
+// (formatVersion) records.
+func OpenMemWith(r Ranking) (*Index, error) {
+	m, err := newMapping(r)
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +109,7 @@ func OpenMem() (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newIndex(bi, false, false)
+	return newIndex(bi, false, false, r)
 }
 
 // Open opens the index persisted in dir for writing, creating it if dir
@@ -116,7 +124,7 @@ func Open(dir string) (*Index, error) {
 	bi, err := bleve.OpenUsing(dir, lockConfig(false))
 	if err == nil {
 		if v, _ := bi.GetInternal(keyVersion); string(v) == formatVersion {
-			return newIndex(bi, false, false)
+			return newIndex(bi, false, false, DefaultRanking())
 		}
 		_ = bi.Close()
 	} else if isLocked(err) {
@@ -130,7 +138,7 @@ func Open(dir string) (*Index, error) {
 			}
 		}
 	}
-	m, err := newMapping()
+	m, err := newMapping(DefaultRanking())
 	if err != nil {
 		return nil, err
 	}
@@ -145,7 +153,7 @@ func Open(dir string) (*Index, error) {
 		_ = bi.Close()
 		return nil, err
 	}
-	return newIndex(bi, false, existed)
+	return newIndex(bi, false, existed, DefaultRanking())
 }
 
 // OpenReadOnly opens the index persisted in dir for searching only, sharing
@@ -164,7 +172,7 @@ func OpenReadOnly(dir string) (*Index, error) {
 		_ = bi.Close()
 		return nil, fmt.Errorf("%w: %s was built by another version", ErrStale, dir)
 	}
-	return newIndex(bi, true, false)
+	return newIndex(bi, true, false, DefaultRanking())
 }
 
 func lockConfig(readOnly bool) map[string]interface{} {
@@ -177,9 +185,10 @@ func lockConfig(readOnly bool) map[string]interface{} {
 
 func isLocked(err error) bool { return errors.Is(err, bolterrors.ErrTimeout) }
 
-func newIndex(bi bleve.Index, readOnly, rebuilt bool) (*Index, error) {
+func newIndex(bi bleve.Index, readOnly, rebuilt bool, r Ranking) (*Index, error) {
 	ix := &Index{
-		bi: bi, readOnly: readOnly, rebuilt: rebuilt,
+		bi: bi, readOnly: readOnly, rebuilt: rebuilt, ranking: r, fields: r.fields(),
+		bridge:  [2]map[string][]string{bridgeMap(r.Bridge.Things), bridgeMap(r.Bridge.Actions)},
 		servers: map[string]serverMeta{}, pending: bi.NewBatch(), touched: map[string]bool{},
 	}
 	if raw, err := bi.GetInternal(keyServers); err != nil {
@@ -192,6 +201,13 @@ func newIndex(bi bleve.Index, readOnly, rebuilt bool) (*Index, error) {
 		}
 	}
 	return ix, nil
+}
+
+// Ranking returns the choices the index ranks with.
+func (ix *Index) Ranking() Ranking {
+	r := ix.ranking
+	r.Clauses = append([]Clause(nil), r.Clauses...)
+	return r
 }
 
 // Rebuilt reports whether Open replaced an unreadable or outdated index with
@@ -298,16 +314,20 @@ func (ix *Index) Replace(server string, info ServerInfo, tools []catalog.Tool) e
 	m := ix.bi.Mapping()
 	stats := fieldStats{Len: map[string]int{}}
 	lens := map[string]int{}
+	sib := ""
+	if ix.fields[FieldSib] {
+		sib = siblingText(tools)
+	}
 	for _, t := range tools {
-		doc := toolDoc(t, info)
+		doc := toolDoc(t, info, sib, ix.fields)
 		stats.add(measure(m, doc, lens))
 		stats.Docs++
 		if err := ix.index(t.ID(), doc); err != nil {
 			return err
 		}
 	}
-	if len(tools) > 0 {
-		doc := serverDoc(server, info, tools)
+	if len(tools) > 0 && ix.fields[fieldSDoc] {
+		doc := serverDoc(server, info, tools, ix.ranking.ServerDocDesc, ix.fields)
 		stats.add(measure(m, doc, lens))
 		stats.Servers++
 		if err := ix.index(server, doc); err != nil {

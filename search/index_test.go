@@ -70,7 +70,13 @@ func mustSearch(t *testing.T, ix *Index, q string, opt Options) []string {
 
 func memIndex(t *testing.T) *Index {
 	t.Helper()
-	ix, err := OpenMem()
+	return memIndexWith(t, DefaultRanking())
+}
+
+// memIndexWith is an index in memory of the fixture that ranks with r.
+func memIndexWith(t *testing.T, r Ranking) *Index {
+	t.Helper()
+	ix, err := OpenMemWith(r)
 	if err != nil {
 		t.Fatal(err)
 	}

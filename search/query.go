@@ -66,9 +66,10 @@ func (ix *Index) Search(text string, opt Options) ([]Hit, error) {
 
 // hits are the tools of scores that opt keeps, best first, equal scores by
 // server and tool name, at most limit.
-func hits(scores map[string]float64, opt Options, limit int) []Hit {
+func hits(scores []scored, opt Options, limit int) []Hit {
 	out := make([]Hit, 0, len(scores))
-	for id, sc := range scores {
+	for _, s := range scores {
+		id, sc := s.id, s.score
 		server, name, ok := strings.Cut(id, ".")
 		if !ok { // a server document
 			continue

@@ -19,9 +19,9 @@
 // other. --baseline measures plain BM25 over one combined field instead, and
 // --ablation prints a table of what each analysis and ranking choice
 // contributes (each row changes one thing in the default); --only SUBSTR
-// keeps the rows whose name contains SUBSTR, and the default. The default
-// is measured on search.Index itself, the baseline and the other rows on
-// lab indexes (package lab), whose default the tests check against it.
+// keeps the rows whose name contains SUBSTR, and the default. Every row is
+// measured on a search.Index: the default with search.DefaultRanking, what
+// mcp search ranks with, and each other row with one change to it.
 package main
 
 import (
@@ -33,8 +33,6 @@ import (
 	"strings"
 
 	"github.com/mcpsh/mcp/bench/searchquality/benchdata"
-	"github.com/mcpsh/mcp/bench/searchquality/lab"
-	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/search"
 )
 
@@ -114,9 +112,9 @@ func run(w io.Writer, catalogPath, queriesPath, keywordPath string, o options) e
 	if o.ablation {
 		return ablate(w, pops, o.only)
 	}
-	open, name := product, "default"
+	r, name := search.DefaultRanking(), "default"
 	if o.baseline {
-		open, name = tuned(lab.Baseline()), "baseline"
+		r, name = baseline(), "baseline"
 	}
 	out := map[string]interface{}{"tuning": name, "tools": len(c.IDs)}
 	if o.everyday != "" {
@@ -127,7 +125,7 @@ func run(w io.Writer, catalogPath, queriesPath, keywordPath string, o options) e
 		if o.misses && !strings.HasPrefix(p.name, "task_") {
 			missLog = os.Stderr
 		}
-		m, err := measure(open, p, missLog)
+		m, err := measure(r, p, missLog)
 		if err != nil {
 			return err
 		}
@@ -138,29 +136,10 @@ func run(w io.Writer, catalogPath, queriesPath, keywordPath string, o options) e
 	return enc.Encode(out)
 }
 
-// index is what a query is measured on: the product's search.Index or a
-// lab.Index.
-type index interface {
-	Replace(server string, info search.ServerInfo, tools []catalog.Tool) error
-	Search(text string, opt search.Options) ([]search.Hit, error)
-	Close() error
-}
-
-// opener returns an empty index.
-type opener func() (index, error)
-
-// product opens the index mcp search uses.
-func product() (index, error) { return search.OpenMem() }
-
-// tuned opens a lab index built with t.
-func tuned(t lab.Tuning) opener {
-	return func() (index, error) { return lab.Open(t) }
-}
-
-// build indexes every server of c in an index that open returns, the way the
-// CLI feeds its index: one Replace per server.
-func build(c *benchdata.Catalog, open opener) (index, error) {
-	ix, err := open()
+// build indexes every server of c in an index in memory that ranks with r,
+// the way the CLI feeds its index: one Replace per server.
+func build(c *benchdata.Catalog, r search.Ranking) (*search.Index, error) {
+	ix, err := search.OpenMemWith(r)
 	if err != nil {
 		return nil, err
 	}
@@ -173,11 +152,11 @@ func build(c *benchdata.Catalog, open opener) (index, error) {
 	return ix, nil
 }
 
-// measure indexes p's catalog in an index that open returns and judges the
+// measure indexes p's catalog in an index that ranks with r and judges the
 // queries of p. With misses set, it writes there each query with no gold
 // tool in the top 5.
-func measure(open opener, p population, misses io.Writer) (Metrics, error) {
-	ix, err := build(p.cat, open)
+func measure(r search.Ranking, p population, misses io.Writer) (Metrics, error) {
+	ix, err := build(p.cat, r)
 	if err != nil {
 		return Metrics{}, err
 	}

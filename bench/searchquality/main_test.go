@@ -12,7 +12,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcpsh/mcp/bench/searchquality/benchdata"
-	"github.com/mcpsh/mcp/bench/searchquality/lab"
 	"github.com/mcpsh/mcp/search"
 )
 
@@ -209,74 +208,32 @@ func TestEverydayQueries(t *testing.T) {
 	}
 }
 
-// TestLabDefaultIsSearch checks that a lab index built with lab.Default
-// ranks every benchmark query, and a few odd ones, exactly as search.Index
-// does, scores included: each ablation row changes one thing in the
-// product's ranking, not in a copy of it that has drifted.
-func TestLabDefaultIsSearch(t *testing.T) {
-	data := filepath.Join("..", "data", "livemcpbench")
-	c, err := benchdata.LoadCatalog(filepath.Join(data, "catalog.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tq, err := benchdata.LoadQueries(filepath.Join(data, "queries.jsonl"), c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kq, err := benchdata.LoadQueries("keyword_queries.jsonl", c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	texts := []string{
-		"", "the and of", "a b c", "weahter forcast pricing", "forecasting directories", "获取股票价格",
-		"getHTTPResponse don't Apple's", "\xff\xfe file", strings.Repeat("search file ", 1000),
-	}
-	for _, qs := range [][]benchdata.Query{tq, kq, typos(kq)} {
-		for _, q := range qs {
-			texts = append(texts, q.Query)
+// TestVariants checks that the default row measures what mcp search ranks
+// with (search.DefaultRanking; search's tests check that mcp search ranks
+// with it), and that every other row changes it and builds an index.
+func TestVariants(t *testing.T) {
+	seen := map[string]bool{}
+	defaults := 0
+	for _, v := range variants {
+		if seen[v.name] {
+			t.Errorf("row %q twice", v.name)
 		}
-	}
-	ec, err := benchdata.LoadToolLists(filepath.Join("..", "data"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	eq, err := benchdata.LoadQueries("everyday_queries.jsonl", ec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	everyday := []string{"screen shot", "search mastra docs", "searchMastraDocs", "playwright browser_navigate", "API-post-search"}
-	for _, q := range eq {
-		everyday = append(everyday, q.Query)
-	}
-	sameRanking(t, c, texts)
-	sameRanking(t, ec, everyday)
-}
-
-// sameRanking checks that search.Index and a lab index built with
-// lab.Default rank texts over c alike, scores included.
-func sameRanking(t *testing.T, c *benchdata.Catalog, texts []string) {
-	t.Helper()
-	want, err := build(c, product)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer want.Close()
-	got, err := build(c, tuned(lab.Default()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer got.Close()
-	for _, q := range texts {
-		w, err := want.Search(q, search.Options{Limit: search.MaxLimit})
+		seen[v.name] = true
+		r := v.ranking()
+		if same := cmp.Equal(r, search.DefaultRanking()); same != (v.name == defaultRow) {
+			t.Errorf("row %q: ranks as the default: %v", v.name, same)
+		}
+		if v.name == defaultRow {
+			defaults++
+		}
+		ix, err := search.OpenMemWith(r)
 		if err != nil {
-			t.Fatal(err)
+			t.Errorf("row %q: %v", v.name, err)
+			continue
 		}
-		g, err := got.Search(q, search.Options{Limit: search.MaxLimit})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(w, g); diff != "" {
-			t.Errorf("Search(%.60q): lab default differs from search (-search +lab):\n%s", q, diff)
-		}
+		ix.Close()
+	}
+	if defaults != 1 {
+		t.Errorf("%d default rows", defaults)
 	}
 }

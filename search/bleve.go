@@ -1,4 +1,4 @@
-package lab
+package search
 
 import (
 	"strings"
@@ -8,8 +8,20 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 )
 
-// This file ranks with bleve's own BM25, for the baseline and for the row
-// that measures it against the BM25F of score.go.
+// This file ranks with bleve's own BM25, for Ranking.Baseline and
+// Ranking.BleveScoring: the reference points that the BM25F of score.go is
+// measured against.
+
+// baselineRank scores with a bleve match query on FieldAll.
+func (ix *Index) baselineRank(text string) ([]scored, error) {
+	mq := query.NewMatchQuery(text)
+	mq.SetField(FieldAll)
+	scores := map[string]float64{}
+	if err := ix.collect(mq, 1, scores); err != nil {
+		return nil, err
+	}
+	return byID(scores), nil
+}
 
 // fieldQuery is what a match query on field does, with repeated words
 // counted once and at most maxQueryTerms words: a disjunction of one term
@@ -45,17 +57,17 @@ func fieldQuery(m mapping.IndexMapping, field, text string) query.Query {
 
 // bleveRank scores with bleve's BM25: one match query per clause, searched
 // on its own, weighted and added, plus the server document's score.
-func (ix *Index) bleveRank(text string) (map[string]float64, error) {
+func (ix *Index) bleveRank(text string) ([]scored, error) {
 	m := ix.bi.Mapping()
 	scores := map[string]float64{}
-	for _, c := range ix.tune.Clauses {
+	for _, c := range ix.ranking.Clauses {
 		if q := fieldQuery(m, c.Field, text); q != nil {
 			if err := ix.collect(q, c.Weight, scores); err != nil {
 				return nil, err
 			}
 		}
 	}
-	if w := ix.tune.ServerWeight; w > 0 && len(scores) > 0 {
+	if w := ix.ranking.ServerWeight; w > 0 && len(scores) > 0 {
 		if q := fieldQuery(m, fieldSDoc, text); q != nil {
 			srv := map[string]float64{}
 			if err := ix.collect(q, w, srv); err != nil {
@@ -68,7 +80,7 @@ func (ix *Index) bleveRank(text string) (map[string]float64, error) {
 			}
 		}
 	}
-	return scores, nil
+	return byID(scores), nil
 }
 
 // collect adds weight times the score of every document matching q to
@@ -87,4 +99,13 @@ func (ix *Index) collect(q query.Query, weight float64, scores map[string]float6
 		scores[h.ID] += weight * h.Score
 	}
 	return nil
+}
+
+// byID makes scores by document id a list.
+func byID(scores map[string]float64) []scored {
+	out := make([]scored, 0, len(scores))
+	for id, sc := range scores {
+		out = append(out, scored{id: id, score: sc})
+	}
+	return out
 }

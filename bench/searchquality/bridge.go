@@ -1,17 +1,14 @@
-package lab
+package main
 
-import (
-	"strings"
-	"sync"
-)
+import "github.com/mcpsh/mcp/search"
 
 // bridgeThings and bridgeActions are the vocabulary bridge: sets of words
 // that software people use for one thing, and common abbreviations with the
 // word they shorten. BM25 cannot know that a "picture" is an "image" or
-// that "k8s" is "kubernetes"; with Tuning.Bridge, a query word of a set also
-// counts the index words of the other members (see expand and run for the
-// ways measured). search does not use the bridge: no way of using it
-// raised both halves of the task queries (see the ablation). The sets were
+// that "k8s" is "kubernetes"; with search.Ranking.Bridge, a query word of a
+// set also counts the index words of the other members (the ablation's
+// "bridge: …" rows measure the ways). mcp search does not use the bridge:
+// no way of using it raised both halves of the task queries. The sets were
 // written by hand from general knowledge of how software and its users name
 // things, not from any benchmark's queries; a word belongs to at most one
 // set, and a set holds only words that mean the same thing in nearly every
@@ -93,49 +90,7 @@ var bridgeActions = [][]string{
 	{"check", "verify", "validate"},
 }
 
-// bridgeMaps map a word to the other words of its set: things, actions.
-var (
-	bridgeOnce sync.Once
-	bridgeMaps [2]map[string][]string
-)
-
-// related returns the other words of the bridge's set (of things, or of
-// actions with actions set) that w, a lowercase word, belongs to, or nil. A
-// plural finds its singular's set ("pictures", "boxes"), but no other form
-// does: a stem would take "set" for "settings".
-func related(w string, actions bool) []string {
-	bridgeOnce.Do(func() {
-		for i, sets := range [][][]string{bridgeThings, bridgeActions} {
-			bridgeMaps[i] = bridgeMap(sets)
-		}
-	})
-	m := bridgeMaps[0]
-	if actions {
-		m = bridgeMaps[1]
-	}
-	if r, ok := m[w]; ok {
-		return r
-	}
-	for _, suffix := range []string{"s", "es"} {
-		if s, ok := strings.CutSuffix(w, suffix); ok && m[s] != nil {
-			return m[s]
-		}
-	}
-	return nil
-}
-
-func bridgeMap(sets [][]string) map[string][]string {
-	bridge := map[string][]string{}
-	for _, g := range sets {
-		for _, a := range g {
-			var others []string
-			for _, b := range g {
-				if b != a {
-					others = append(others, b)
-				}
-			}
-			bridge[a] = others
-		}
-	}
-	return bridge
+// bridge is the vocabulary bridge at weight.
+func bridge(weight float64) search.Bridge {
+	return search.Bridge{Things: bridgeThings, Actions: bridgeActions, Weight: weight}
 }
