@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -238,7 +239,7 @@ func importSources(home, cwd, configDir string) []userSource {
 	user := func(base, rel string, c *client) { add(base, false, rel, c) }
 	proj := func(rel string, c *client) { add(cwd, true, rel, c) }
 
-	user(configDir, "Claude/claude_desktop_config.json", claudeDesktop)
+	user(claudeDesktopDir(runtime.GOOS, configDir, os.Getenv("LOCALAPPDATA")), "claude_desktop_config.json", claudeDesktop)
 	user(home, ".cursor/mcp.json", cursor)
 	user(configDir, "Code/User/mcp.json", vscode)
 	user(home, ".codeium/windsurf/mcp_config.json", windsurf)
@@ -246,7 +247,7 @@ func importSources(home, cwd, configDir string) []userSource {
 	user(home, ".gemini/settings.json", gemini)
 	user(zedDir(home, configDir), "settings.json", zed)
 	for _, name := range []string{"opencode.json", "opencode.jsonc"} {
-		user(xdgConfigDir(home, configDir), "opencode/"+name, opencode)
+		user(xdgConfigDir(runtime.GOOS, home, configDir, os.Getenv("XDG_CONFIG_HOME")), "opencode/"+name, opencode)
 	}
 	user(home, ".claude.json", claudeUser)
 
@@ -277,14 +278,34 @@ func zedDir(home, configDir string) string {
 	return join(configDir, "zed")
 }
 
-// xdgConfigDir is $XDG_CONFIG_HOME or ~/.config on every system, as
-// programs that follow the XDG layout everywhere (OpenCode) use it: the
-// config directory on Linux, ~/.config on macOS and Windows.
-func xdgConfigDir(home, configDir string) string {
-	if runtime.GOOS == "darwin" || runtime.GOOS == "windows" {
-		return join(home, ".config")
+// xdgConfigDir is $XDG_CONFIG_HOME (when absolute) or ~/.config on every
+// system, as programs that follow the XDG layout everywhere (OpenCode) use
+// it: on Linux that is the config directory itself.
+func xdgConfigDir(goos, home, configDir, xdg string) string {
+	if goos != "darwin" && goos != "windows" {
+		return configDir
 	}
-	return configDir
+	if filepath.IsAbs(xdg) {
+		return xdg
+	}
+	return join(home, ".config")
+}
+
+// claudeDesktopDir is where Claude Desktop keeps its configuration: the
+// config directory's Claude, except on Windows when the app was installed
+// from its MSIX package, which keeps it in the package's own copy of
+// AppData (LOCALAPPDATA\Packages\Claude_ID\LocalCache\Roaming\Claude),
+// preferred when a configuration is there.
+func claudeDesktopDir(goos, configDir, localAppData string) string {
+	if goos == "windows" && localAppData != "" {
+		dirs, _ := filepath.Glob(filepath.Join(localAppData, "Packages", "Claude_*", "LocalCache", "Roaming", "Claude"))
+		for _, d := range dirs {
+			if st, err := os.Lstat(filepath.Join(d, "claude_desktop_config.json")); err == nil && st.Mode().IsRegular() {
+				return d
+			}
+		}
+	}
+	return join(configDir, "Claude")
 }
 
 // join is filepath.Join that keeps an unknown base unknown.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -22,7 +23,9 @@ func inHome(f userFixture) string   { return f.home }
 func inCwd(f userFixture) string    { return f.cwd }
 func inConfig(f userFixture) string { return f.config }
 func inZed(f userFixture) string    { return zedDir(f.home, f.config) }
-func inXDG(f userFixture) string    { return xdgConfigDir(f.home, f.config) }
+func inXDG(f userFixture) string {
+	return xdgConfigDir(runtime.GOOS, f.home, f.config, os.Getenv("XDG_CONFIG_HOME"))
+}
 
 func (p placed) path(f userFixture) string {
 	return filepath.Join(p.base(f), filepath.FromSlash(p.rel))
@@ -279,5 +282,48 @@ func TestLoadUser_ImportDeepNesting(t *testing.T) {
 				t.Errorf("warnings %q, want %q (cwd %s)", r.Warnings, want, f.cwd)
 			}
 		})
+	}
+}
+
+// OpenCode reads $XDG_CONFIG_HOME on every system, and ~/.config without it.
+func TestXDGConfigDir(t *testing.T) {
+	for _, tc := range []struct{ goos, xdg, want string }{
+		{"linux", "/x", "/cfg"},
+		{"darwin", "/x", "/x"},
+		{"darwin", "", "/home/.config"},
+		{"darwin", "relative", "/home/.config"},
+		{"windows", "/x", "/x"},
+		{"windows", "", "/home/.config"},
+	} {
+		if got := xdgConfigDir(tc.goos, "/home", "/cfg", tc.xdg); got != tc.want {
+			t.Errorf("xdgConfigDir(%s, XDG_CONFIG_HOME=%q) = %s; want %s", tc.goos, tc.xdg, got, tc.want)
+		}
+	}
+}
+
+// Claude Desktop's MSIX install keeps its configuration in the package's
+// AppData; that one is read when it is there, the config directory's
+// otherwise.
+func TestClaudeDesktopDir(t *testing.T) {
+	local := t.TempDir()
+	cfg := filepath.Join(t.TempDir(), "Roaming")
+	if got, want := claudeDesktopDir("windows", cfg, local), filepath.Join(cfg, "Claude"); got != want {
+		t.Errorf("without the package: %s; want %s", got, want)
+	}
+	pkg := filepath.Join(local, "Packages", "Claude_pzs8sxrjxfjjc", "LocalCache", "Roaming", "Claude")
+	if err := os.MkdirAll(pkg, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := claudeDesktopDir("windows", cfg, local), filepath.Join(cfg, "Claude"); got != want {
+		t.Errorf("with the package's directory but no configuration: %s; want %s", got, want)
+	}
+	if err := os.WriteFile(filepath.Join(pkg, "claude_desktop_config.json"), []byte(`{"mcpServers": {}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := claudeDesktopDir("windows", cfg, local); got != pkg {
+		t.Errorf("with the package's configuration: %s; want %s", got, pkg)
+	}
+	if got, want := claudeDesktopDir("darwin", cfg, local), filepath.Join(cfg, "Claude"); got != want {
+		t.Errorf("on macOS: %s; want %s", got, want)
 	}
 }
