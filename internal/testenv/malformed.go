@@ -55,10 +55,23 @@ var MalformedShapes = []MalformedShape{
 	{"jsonrpc-missing", "tools/call", `{"id":%s,"result":{"content":[]}}`},
 }
 
+// InvalidTools is a tools/list of two tools, t and u, among entries
+// that cannot be tools: a name that is a number, an object or empty, no
+// name (but a title of escape sequences), and an entry that is a string.
+// The list is valid, and the entries are not offered.
+var InvalidTools = MalformedShape{"invalid-tools", "tools/list", `{"jsonrpc":"2.0","id":%s,"result":{"tools":[` +
+	`{"name":"t","inputSchema":{"type":"object"}},` +
+	`{"name":42,"inputSchema":{"type":"object"}},` +
+	`{"title":"Nameless \u001b]0;owned\u0007\u001b[2J","inputSchema":{"type":"object"}},` +
+	`{"name":"","inputSchema":{"type":"object"}},` +
+	`{"name":{"text":"\u001b[31mred"},"inputSchema":{"type":"object"}},` +
+	`"just a string",` +
+	`{"name":"u","inputSchema":{"type":"object"}}]}}`}
+
 // serveMalformed serves as MalformedShapes' shape named name says.
 func serveMalformed(name string) int {
 	var shape MalformedShape
-	for _, s := range MalformedShapes {
+	for _, s := range append(MalformedShapes, InvalidTools) {
 		if s.Name == name {
 			shape = s
 		}
