@@ -205,6 +205,8 @@ type Multiplexer struct {
 	guestBytes atomic.Int64
 	// refused logs refusals, at most one line per interval.
 	refused *refusalLog
+	// refusing holds a slot for each refused client being told why.
+	refusing chan struct{}
 }
 
 // Bounds on what a session's guest holds at once: connections, and
@@ -235,7 +237,7 @@ func New(opts Options) (*Multiplexer, error) {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	d := &Multiplexer{opts: opts, cfg: cfg, log: opts.Logger, started: time.Now(), stopped: make(chan struct{}),
-		guestReads: make(chan struct{}, maxGuestReads)}
+		guestReads: make(chan struct{}, maxGuestReads), refusing: make(chan struct{}, maxRefusing)}
 	d.refused = &refusalLog{log: opts.Logger, interval: refusalInterval}
 	d.eng = opts.NewEngine(cfg)
 	d.lastReq.Store(time.Now().UnixNano())
@@ -273,10 +275,9 @@ func (d *Multiplexer) Serve(ctx context.Context, ln net.Listener) error {
 			}
 			break
 		}
-		guest, ok := d.admit(conn)
+		guest, uid, ok := d.admit(conn)
 		if !ok {
-			d.refused.note("refused a client of another user")
-			conn.Close()
+			d.refuse(conn, uid, uid >= 0)
 			continue
 		}
 		release, ok := d.track(conn, guest)
@@ -316,18 +317,19 @@ const stopGrace = 2 * time.Second
 
 // admit says whether the client on conn may talk to the multiplexer: the
 // user it runs as, or the session's guest, whom the kernel names. guest
-// says it is the guest.
-func (d *Multiplexer) admit(conn net.Conn) (guest, ok bool) {
+// says it is the guest; uid is the client's user (-1: the kernel did not
+// say).
+func (d *Multiplexer) admit(conn net.Conn) (guest bool, uid int, ok bool) {
 	uid, known := peerUID(conn)
 	switch {
 	case !known:
-		return false, false
+		return false, -1, false
 	case uid == os.Getuid():
-		return false, true
+		return false, uid, true
 	case d.opts.Guest != nil && uid == *d.opts.Guest:
-		return true, true
+		return true, uid, true
 	}
-	return false, false
+	return false, uid, false
 }
 
 // track keeps conn among the open connections until release. A guest over
