@@ -2,13 +2,11 @@ package mux
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
 	"os"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/mcpsh/mcp/catalog"
@@ -19,7 +17,7 @@ import (
 // connection, refused or served, and the response written back.
 
 // handle serves one client connection: one request, then the response.
-func (d *Multiplexer) handle(ctx context.Context, conn net.Conn, guest bool) {
+func (d *Multiplexer) handle(ctx context.Context, conn *clientConn, guest bool) {
 	defer conn.Close()
 	d.inFlight.Add(1)
 	var req *request
@@ -33,27 +31,26 @@ func (d *Multiplexer) handle(ctx context.Context, conn net.Conn, guest bool) {
 	d.requests.Add(1)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var wmu sync.Mutex
-	enc := json.NewEncoder(conn)
-	write := func(r *response) {
-		wmu.Lock()
-		defer wmu.Unlock()
+	send := func(r *response, last bool) {
+		var deadline time.Time
 		if guest {
-			_ = conn.SetWriteDeadline(time.Now().Add(guestWriteTimeout))
+			deadline = time.Now().Add(guestWriteTimeout)
 		}
-		if enc.Encode(r) != nil {
+		if !conn.write(r, last, deadline) {
 			cancel() // nobody reads what the call would give
 		}
 	}
+	write := func(r *response) { send(r, false) }
 	req, release, err := d.read(ctx, conn, guest)
 	if err != nil {
 		var bad *BadRequestError
 		if errors.As(err, &bad) {
 			d.refused.note("refused a request", "guest", guest, "reason", bad.Reason)
-			write(&response{Error: encodeError(err)})
+			send(&response{Error: encodeError(err)}, true)
 		}
 		return
 	}
+	conn.read(req)
 	defer release()
 	// The client sends nothing after its request: a read that returns
 	// means it hung up (Ctrl-C, --timeout), and the request is cancelled
@@ -77,9 +74,9 @@ func (d *Multiplexer) handle(ctx context.Context, conn net.Conn, guest bool) {
 	if guest {
 		res = guestView(res)
 	}
-	write(res)
+	send(res, true)
 	if req.Op == "stop" && res.Error == nil {
-		d.Stop()
+		d.stopFor(d.stopCommand())
 	}
 }
 
@@ -125,6 +122,14 @@ func (d *Multiplexer) read(ctx context.Context, conn net.Conn, guest bool) (req 
 }
 
 var errStopping = errors.New("the multiplexer is stopping")
+
+// stopCommand is the command that stops this multiplexer.
+func (d *Multiplexer) stopCommand() string {
+	if d.opts.Session != "" {
+		return stopBySession
+	}
+	return stopByCommand
+}
 
 // verbOps are the requests of the four verbs: all a session's guest may
 // send, and each must name the session the multiplexer serves.

@@ -112,7 +112,7 @@ func TestMultiplexer_guestThatDoesNotRead(t *testing.T) {
 	defer client.Close()
 	done := make(chan struct{})
 	go func() {
-		d.handle(t.Context(), server, true)
+		d.handle(t.Context(), newClientConn(server), true)
 		close(done)
 	}()
 	if _, err := client.Write([]byte(`{"v":4,"op":"tools","server":"fake"}` + "\n")); err != nil {

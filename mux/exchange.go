@@ -74,6 +74,11 @@ func (c *Client) exchange(ctx context.Context, req *request, r *response) error 
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
 	defer stop()
 	if _, err := conn.Write(append(line, '\n')); err != nil {
+		// A multiplexer that refuses a client answers before it reads,
+		// and closes: what it answered is still there to read.
+		if ctx.Err() == nil && c.read(ctx, conn, r) == nil {
+			return nil
+		}
 		return c.ctxOr(ctx, err)
 	}
 	return c.read(ctx, conn, r)

@@ -191,11 +191,13 @@ type Multiplexer struct {
 
 	stopOnce sync.Once
 	stopped  chan struct{}
+	// stopWhy is what stopped it, as StoppedError says it.
+	stopWhy atomic.Pointer[string]
 
 	// conns are the client connections open now: closed at once when the
 	// multiplexer stops, so that no client holds up its end and none is
 	// answered after it.
-	conns registry.Set[net.Conn]
+	conns registry.Set[*clientConn]
 	// guestConns counts the guest's open connections, and guestReads
 	// the guest's requests being read: both are bounded, so that the
 	// guest cannot grow the multiplexer without end.
@@ -205,6 +207,8 @@ type Multiplexer struct {
 	guestBytes atomic.Int64
 	// refused logs refusals, at most one line per interval.
 	refused *refusalLog
+	// refusing holds a slot for each refused client being told why.
+	refusing chan struct{}
 }
 
 // Bounds on what a session's guest holds at once: connections, and
@@ -235,7 +239,7 @@ func New(opts Options) (*Multiplexer, error) {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	d := &Multiplexer{opts: opts, cfg: cfg, log: opts.Logger, started: time.Now(), stopped: make(chan struct{}),
-		guestReads: make(chan struct{}, maxGuestReads)}
+		guestReads: make(chan struct{}, maxGuestReads), refusing: make(chan struct{}, maxRefusing)}
 	d.refused = &refusalLog{log: opts.Logger, interval: refusalInterval}
 	d.eng = opts.NewEngine(cfg)
 	d.lastReq.Store(time.Now().UnixNano())
@@ -256,8 +260,13 @@ func (d *Multiplexer) Serve(ctx context.Context, ln net.Listener) error {
 		case <-d.stopped:
 		}
 		ln.Close()
+		why := stopBySignal
+		if p := d.stopWhy.Load(); p != nil {
+			why = *p
+		}
+		deadline := time.Now().Add(time.Second)
 		for _, c := range d.conns.All() {
-			c.Close()
+			c.stop(why, deadline)
 		}
 	}()
 	go d.watch(ctx)
@@ -273,13 +282,13 @@ func (d *Multiplexer) Serve(ctx context.Context, ln net.Listener) error {
 			}
 			break
 		}
-		guest, ok := d.admit(conn)
+		guest, uid, ok := d.admit(conn)
 		if !ok {
-			d.refused.note("refused a client of another user")
-			conn.Close()
+			d.refuse(conn, uid, uid >= 0)
 			continue
 		}
-		release, ok := d.track(conn, guest)
+		cc := newClientConn(conn)
+		release, ok := d.track(cc, guest)
 		if !ok {
 			continue
 		}
@@ -287,7 +296,7 @@ func (d *Multiplexer) Serve(ctx context.Context, ln net.Listener) error {
 		go func() {
 			defer wg.Done()
 			defer release()
-			d.handle(ctx, conn, guest)
+			d.handle(ctx, cc, guest)
 		}()
 	}
 	cancel()
@@ -316,23 +325,24 @@ const stopGrace = 2 * time.Second
 
 // admit says whether the client on conn may talk to the multiplexer: the
 // user it runs as, or the session's guest, whom the kernel names. guest
-// says it is the guest.
-func (d *Multiplexer) admit(conn net.Conn) (guest, ok bool) {
+// says it is the guest; uid is the client's user (-1: the kernel did not
+// say).
+func (d *Multiplexer) admit(conn net.Conn) (guest bool, uid int, ok bool) {
 	uid, known := peerUID(conn)
 	switch {
 	case !known:
-		return false, false
+		return false, -1, false
 	case uid == os.Getuid():
-		return false, true
+		return false, uid, true
 	case d.opts.Guest != nil && uid == *d.opts.Guest:
-		return true, true
+		return true, uid, true
 	}
-	return false, false
+	return false, uid, false
 }
 
 // track keeps conn among the open connections until release. A guest over
 // its bound of connections is answered so, and its connection closed.
-func (d *Multiplexer) track(conn net.Conn, guest bool) (release func(), ok bool) {
+func (d *Multiplexer) track(conn *clientConn, guest bool) (release func(), ok bool) {
 	if guest && d.guestConns.Add(1) > maxGuestConns {
 		d.guestConns.Add(-1)
 		d.refused.note("refused a connection of the guest", "reason", "too many at once")
@@ -349,8 +359,12 @@ func (d *Multiplexer) track(conn net.Conn, guest bool) (release func(), ok bool)
 	remove := d.conns.Add(conn)
 	select {
 	case <-d.stopped:
-		// Stopped between Accept and here: closed like the others.
-		conn.Close()
+		// Stopped between Accept and here: told like the others.
+		why := stopBySignal
+		if p := d.stopWhy.Load(); p != nil {
+			why = *p
+		}
+		conn.stop(why, time.Now().Add(time.Second))
 	default:
 	}
 	return func() {
@@ -362,7 +376,13 @@ func (d *Multiplexer) track(conn net.Conn, guest bool) (release func(), ok bool)
 }
 
 // Stop makes Serve return.
-func (d *Multiplexer) Stop() { d.stopOnce.Do(func() { close(d.stopped) }) }
+func (d *Multiplexer) Stop() { d.stopFor("it was stopped") }
+
+// stopFor makes Serve return, and the requests in flight say why.
+func (d *Multiplexer) stopFor(why string) {
+	d.stopWhy.CompareAndSwap(nil, &why)
+	d.stopOnce.Do(func() { close(d.stopped) })
+}
 
 func (d *Multiplexer) housekeep(ctx context.Context) {
 	tick := 2 * time.Second
@@ -390,17 +410,17 @@ func (d *Multiplexer) housekeep(ctx context.Context) {
 		idleFor := time.Since(time.Unix(0, d.lastReq.Load()))
 		if d.opts.Idle > 0 && d.inFlight.Load() == 0 && idleFor > d.opts.Idle {
 			d.log.Info("idle, exiting", "idle", idleFor.Round(time.Second).String())
-			d.Stop()
+			d.stopFor(stopIdle)
 			return
 		}
 		if d.retired.Load() && d.inFlight.Load() == 0 {
 			d.log.Info("retired, and no request in flight: exiting")
-			d.Stop()
+			d.stopFor(stopRetired)
 			return
 		}
 		if d.opts.Alive != nil && !d.opts.Alive() {
 			d.log.Info("session ended, exiting")
-			d.Stop()
+			d.stopFor(stopEnded)
 			return
 		}
 	}

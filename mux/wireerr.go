@@ -72,6 +72,8 @@ var wireKinds = []wireKind{
 	kind[auth.NoOAuthError]("no_oauth"),
 	kind[session.NotFoundError]("no_session"),
 	kind[WrongSessionError]("wrong_session"),
+	kind[NotAdmittedError]("not_admitted"),
+	kind[StoppedError]("stopped"),
 	kind[BadRequestError]("bad_request"),
 	kind[RequestTooLargeError]("too_large"),
 	kind[HostSideError]("host_side"),

@@ -84,6 +84,7 @@ func hint(err error) string {
 		jsLimit     *script.LimitError
 		untrusted   *manifests.UntrustedError
 		unreachable *mux.UnreachableError
+		notAdmitted *mux.NotAdmittedError
 		timedOut    *upstream.TimeoutError
 	)
 	switch exit.Code(err) {
@@ -98,6 +99,8 @@ func hint(err error) string {
 			return "`mcp session list`, outside any session, shows the running ones; `mcp session start` starts one"
 		case errors.As(err, &unreachable):
 			return "run session start with TMPDIR set to a directory every user may pass through, such as /tmp"
+		case errors.As(err, &notAdmitted) && notAdmitted.Session != "":
+			return "the user who started the session can start one for this user: mcp session start --agent NAME --user " + notAdmitted.User()
 		}
 	case exit.NotAvailable:
 		var na *catalog.NotAvailableError

@@ -156,3 +156,33 @@ func serveCallFails(t *testing.T, m *muxEnv) {
 		noGoWords(t, "serve", text+stderr.String())
 	}
 }
+
+// A list whose entries include some that cannot be tools offers the
+// others, and names each of those in a warning, directly and through the
+// multiplexer: by its place in the list, with its title printable. (Each
+// path in a recipe of its own: a list answered from the catalog cache is
+// not the server's, and warns of nothing.)
+func TestInvalidToolsInAList(t *testing.T) {
+	want := []string{
+		`mcp: warning: b: the tool at tools[1] of its tools/list is not offered: its "name" is a number (42), not a string`,
+		`mcp: warning: b: the tool at tools[2] (titled "Nameless ]0;owned [2J") of its tools/list is not offered: it has no "name"`,
+		`mcp: warning: b: the tool at tools[5] of its tools/list is not offered: it is a string, not an object`,
+	}
+	for name, env := range map[string][]string{"direct": {"MCP_NO_MUX=1"}, "multiplexer": nil} {
+		t.Run(name, func(t *testing.T) {
+			m := newMalformedEnv(t, testenv.InvalidTools.Name)
+			r := m.run(env, "list", "b")
+			if r.code != 0 || !strings.Contains(r.stdout, "b.t(") || !strings.Contains(r.stdout, "b.u(") {
+				t.Errorf("list b: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+			}
+			for _, w := range want {
+				if !strings.Contains(r.stderr, w+"\n") {
+					t.Errorf("stderr does not hold %q:\n%s", w, r.stderr)
+				}
+			}
+			if strings.ContainsAny(r.stdout+r.stderr, "\x1b\x07") {
+				t.Errorf("a server's escape sequence reached the terminal: %q", r.stderr)
+			}
+		})
+	}
+}

@@ -35,10 +35,14 @@ var MalformedShapes = []MalformedShape{
 	{"initialize-not-object", "initialize", `{"jsonrpc":"2.0","id":%s,"result":"ready"}`},
 	{"initialize-version", "initialize", `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":5,"capabilities":{},"serverInfo":{"name":"m","version":"1"}}}`},
 	{"initialize-jsonrpc-1.0", "initialize", `{"jsonrpc":"1.0","id":%s,"result":` + malformedInit + `}`},
+	{"list-null", "tools/list", `{"jsonrpc":"2.0","id":%s,"result":null}`},
+	{"list-string", "tools/list", `{"jsonrpc":"2.0","id":%s,"result":"tools"}`},
+	{"list-array", "tools/list", `{"jsonrpc":"2.0","id":%s,"result":[{"name":"t","inputSchema":{"type":"object"}}]}`},
 	{"list-tools", "tools/list", `{"jsonrpc":"2.0","id":%s,"result":{"tools":"none"}}`},
 	{"list-cursor", "tools/list", `{"jsonrpc":"2.0","id":%s,"result":{"tools":[{"name":"t","inputSchema":{"type":"object"}}],"nextCursor":5}}`},
 	{"call-content", "tools/call", `{"jsonrpc":"2.0","id":%s,"result":{"content":"done"}}`},
 	{"call-iserror", "tools/call", `{"jsonrpc":"2.0","id":%s,"result":{"content":[],"isError":"yes"}}`},
+	{"call-null", "tools/call", `{"jsonrpc":"2.0","id":%s,"result":null}`},
 	{"call-not-object", "tools/call", `{"jsonrpc":"2.0","id":%s,"result":[1,2]}`},
 	{"error-code", "tools/call", `{"jsonrpc":"2.0","id":%s,"error":{"code":"x","message":5}}`},
 	{"error-message", "tools/call", `{"jsonrpc":"2.0","id":%s,"error":{"code":-32000,"message":5}}`},
@@ -51,10 +55,23 @@ var MalformedShapes = []MalformedShape{
 	{"jsonrpc-missing", "tools/call", `{"id":%s,"result":{"content":[]}}`},
 }
 
+// InvalidTools is a tools/list of two tools, t and u, among entries
+// that cannot be tools: a name that is a number, an object or empty, no
+// name (but a title of escape sequences), and an entry that is a string.
+// The list is valid, and the entries are not offered.
+var InvalidTools = MalformedShape{"invalid-tools", "tools/list", `{"jsonrpc":"2.0","id":%s,"result":{"tools":[` +
+	`{"name":"t","inputSchema":{"type":"object"}},` +
+	`{"name":42,"inputSchema":{"type":"object"}},` +
+	`{"title":"Nameless \u001b]0;owned\u0007\u001b[2J","inputSchema":{"type":"object"}},` +
+	`{"name":"","inputSchema":{"type":"object"}},` +
+	`{"name":{"text":"\u001b[31mred"},"inputSchema":{"type":"object"}},` +
+	`"just a string",` +
+	`{"name":"u","inputSchema":{"type":"object"}}]}}`}
+
 // serveMalformed serves as MalformedShapes' shape named name says.
 func serveMalformed(name string) int {
 	var shape MalformedShape
-	for _, s := range MalformedShapes {
+	for _, s := range append(MalformedShapes, InvalidTools) {
 		if s.Name == name {
 			shape = s
 		}

@@ -126,7 +126,7 @@ func newConn(ctx context.Context, server string, kind manifests.Transport, opts 
 		changed:  make(chan struct{}, 1),
 	}
 	u.floods.summary = u.floodSummary
-	u.floods.first = map[string]int{floodKindTool: 10, floodKindURL: 10}
+	u.floods.first = map[string]int{floodKindTool: 10, floodKindURL: 10, floodKindInvalid: 10}
 	u.goOwned(u.dispatchChanges)
 	return u
 }
@@ -470,9 +470,13 @@ func (u *conn) ListTools(ctx context.Context) ([]catalog.Tool, error) {
 		if page == 0 {
 			u.setHint(res.TTLMs, res.CacheScope)
 		}
-		for _, r := range res.Tools {
+		for i, r := range res.Tools {
 			if u.capped(tools, true) {
 				break
+			}
+			if problem := invalidTool(r); problem != "" {
+				u.warnInvalid(page, i, r, problem)
+				continue
 			}
 			t, ok := u.decodeTool(r)
 			if !ok {

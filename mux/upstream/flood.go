@@ -112,11 +112,12 @@ func (u *conn) floodSummary(kind string, n int, over time.Duration) {
 		u.log.Warn(fmt.Sprintf("%d more lines like %q in the last %s", n, msg, roughly(over)))
 		return
 	}
-	if kind == floodKindURL || kind == floodKindTool {
-		line := fmt.Sprintf("%s: %d more requests for input at a URL not relayed in the last %s", u.server, n, roughly(over))
-		if kind == floodKindTool {
-			line = fmt.Sprintf("%s: %d more tools not offered for their size in the last %s", u.server, n, roughly(over))
-		}
+	if line, ok := map[string]string{
+		floodKindURL:     "%s: %d more requests for input at a URL not relayed in the last %s",
+		floodKindTool:    "%s: %d more tools not offered for their size in the last %s",
+		floodKindInvalid: "%s: %d more entries of tools/list not offered for their name in the last %s",
+	}[kind]; ok {
+		line = fmt.Sprintf(line, u.server, n, roughly(over))
 		if u.onWarn != nil {
 			u.onWarn(line)
 		} else {

@@ -1,6 +1,7 @@
 package upstream
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -38,8 +39,21 @@ func (e *InvalidReplyError) Summary() string {
 // one place the results a connection reads are decoded, so that what is
 // wrong with one is said in words, never in Go's.
 func decodeResult(server, method string, raw json.RawMessage, v any) error {
+	if err := nullResult(server, method, raw); err != nil {
+		return err
+	}
 	if err := json.Unmarshal(raw, v); err != nil {
 		return invalidResult(server, method, err)
+	}
+	return nil
+}
+
+// nullResult is the error of a result of method that is null, or nil:
+// every method's result is an object, and encoding/json would take null
+// for an empty one (no tools, no content).
+func nullResult(server, method string, raw json.RawMessage) error {
+	if t := bytes.TrimSpace(raw); len(t) == 0 || bytes.Equal(t, []byte("null")) {
+		return &InvalidReplyError{Server: server, Method: method, What: "result", Problem: "it must be an object, not null"}
 	}
 	return nil
 }

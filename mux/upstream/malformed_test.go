@@ -132,6 +132,8 @@ func TestDecodeProblem(t *testing.T) {
 			} `json:"a"`
 		}{}, `"a.b" must be a string, not a number`},
 		{`{`, &struct{}{}, `it is not valid JSON`},
+		{`null`, &struct{}{}, `it must be an object, not null`},
+		{` null `, &struct{}{}, `it must be an object, not null`},
 	} {
 		err := decodeResult("b", "tools/call", json.RawMessage(c.json), c.v)
 		if err == nil {

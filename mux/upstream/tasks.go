@@ -221,6 +221,9 @@ func (u *conn) getTask(ctx context.Context, name, id string) (*task, error) {
 
 // callResult parses a tools/call result.
 func (u *conn) callResult(name string, raw json.RawMessage) (*catalog.Result, error) {
+	if err := nullResult(u.server, "tools/call", raw); err != nil {
+		return nil, err
+	}
 	res, err := catalog.ParseResult(raw)
 	if err != nil {
 		return nil, invalidResult(u.server, "tools/call", err)
