@@ -401,6 +401,9 @@ func fakeServer() {
 	if os.Getenv("FAKE_LEAKY_META") == "1" {
 		addLeakyMetaTools(s)
 	}
+	if os.Getenv("FAKE_LEAKY_PARTS") == "1" {
+		addLeakyPartsTools(s)
+	}
 	fakeEvent(fmt.Sprintf("pid %d", os.Getpid()))
 	if os.Getenv("FAKE_GRANDCHILD") == "1" {
 		child := exec.Command("sleep", "300")
