@@ -22,11 +22,15 @@ package auth
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/mcpsh/mcp/internal/exit"
+	"github.com/mcpsh/mcp/internal/redirect"
+	"github.com/mcpsh/mcp/manifests"
 )
 
 // Manager logs in to servers and authorizes requests to them. Its fields
@@ -49,8 +53,16 @@ const requestTimeout = 30 * time.Second
 const refreshMargin = time.Minute
 
 // httpClient makes the discovery, registration, token and revocation
-// requests.
-var httpClient = &http.Client{Timeout: requestTimeout}
+// requests. Its redirects keep to the rule of every client of mcp
+// (internal/redirect); a request that sends an endpoint's headers goes
+// through withHeaders.
+var httpClient = &http.Client{Timeout: requestTimeout, CheckRedirect: redirect.Check}
+
+// withHeaders is httpClient for a request that carries the headers ep's
+// configuration sets: none of them follows a redirect to another origin.
+func withHeaders(ep manifests.Endpoint) *http.Client {
+	return redirect.Policy{Configured: slices.Collect(maps.Keys(ep.Headers))}.Client(httpClient)
+}
 
 func (m *Manager) clientName() string {
 	if m.ClientName == "" {

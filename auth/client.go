@@ -128,7 +128,7 @@ func (m *Manager) register(ctx context.Context, server string, d *discovery, red
 	req.Header.Set("Accept", "application/json")
 	resp, err := httpClient.Do(req)
 	if err != nil {
-		return Client{}, fmt.Errorf("server %s: registering a client: %s", server, describe(err))
+		return Client{}, fmt.Errorf("server %s: registering a client: %w", server, reachError(err))
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxMetadataSize))

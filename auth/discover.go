@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpsh/mcp/internal/clip"
 	"github.com/mcpsh/mcp/internal/redact"
+	"github.com/mcpsh/mcp/internal/redirect"
 	"github.com/mcpsh/mcp/manifests"
 )
 
@@ -168,9 +169,9 @@ func (m *Manager) send(req *http.Request, ep manifests.Endpoint) (status int, ch
 	for k, v := range ep.Headers {
 		req.Header.Set(k, v)
 	}
-	resp, err := httpClient.Do(req)
+	resp, err := withHeaders(ep).Do(req)
 	if err != nil {
-		return 0, nil, "", fmt.Errorf("server %s cannot be reached: %s", ep.ID, describe(err))
+		return 0, nil, "", fmt.Errorf("server %s cannot be reached: %w", ep.ID, reachError(err))
 	}
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	resp.Body.Close()
@@ -193,7 +194,7 @@ func (m *Manager) endSession(ctx context.Context, ep manifests.Endpoint, sid str
 		req.Header.Set(k, v)
 	}
 	req.Header.Set("Mcp-Session-Id", sid)
-	if resp, err := httpClient.Do(req); err == nil {
+	if resp, err := withHeaders(ep).Do(req); err == nil {
 		resp.Body.Close()
 	}
 }
@@ -363,7 +364,7 @@ func (m *Manager) getJSON(ctx context.Context, u string, v any) (found bool, err
 	req.Header.Set("MCP-Protocol-Version", protocolVersion)
 	resp, err := httpClient.Do(req)
 	if err != nil {
-		return false, errors.New(describe(err))
+		return false, reachError(err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
@@ -452,6 +453,15 @@ func displayURL(s string) string {
 // describe says what went wrong with an HTTP request without repeating its
 // URL, which may carry a code or a state.
 func describe(err error) string { return describeWithout(err, nil) }
+
+// reachError is err, a request's failure, as describe says it; a redirect
+// refused (internal/redirect) keeps its type, and so its exit code.
+func reachError(err error) error {
+	if re, ok := errors.AsType[*redirect.Error](err); ok {
+		return re
+	}
+	return errors.New(describe(err))
+}
 
 // describeWithout is describe without secrets, taken out before the text
 // is cut so that no part of one is left.

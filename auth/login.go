@@ -20,6 +20,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/mcpsh/mcp/internal/redact"
+	"github.com/mcpsh/mcp/internal/redirect"
 	"github.com/mcpsh/mcp/manifests"
 )
 
@@ -280,7 +281,7 @@ func (m *Manager) redirectHandler(rec *Record, path, state string, cb callbacks)
 // opts.Paste. redirectHost is where the redirect is awaited.
 func (m *Manager) reachApprover(ctx context.Context, rec *Record, authURL, redirectHost, state string, opts LoginOptions, cb callbacks) {
 	if opts.Follow {
-		if err := m.follow(ctx, authURL); err != nil {
+		if err := m.follow(ctx, authURL, rec.Client.RedirectURI); err != nil {
 			cb.deliver(callbackResult{err: fmt.Errorf("server %s: following the authorization URL: %w", rec.Server, err)})
 		} else {
 			cb.deliver(callbackResult{err: fmt.Errorf("server %s: the authorization server did not redirect back without a person; log in without --follow", rec.Server)})
@@ -345,17 +346,23 @@ func (m *Manager) callback(rec *Record, q url.Values, state string) callbackResu
 
 // follow GETs the authorization URL and its redirects, as a browser would
 // for a server that approves without asking, until the redirect to the
-// loopback listener has been answered.
-func (m *Manager) follow(ctx context.Context, authURL string) error {
+// loopback listener has been answered. The redirects keep to the rule of
+// every client of mcp (internal/redirect), the one to callback, the
+// redirect URI, allowed over http from https.
+func (m *Manager) follow(ctx context.Context, authURL, callback string) error {
 	jar, _ := cookiejar.New(nil)
-	c := &http.Client{Timeout: requestTimeout, Jar: jar}
+	policy := redirect.Policy{}
+	if u, err := url.Parse(callback); err == nil {
+		policy.Callback = u
+	}
+	c := &http.Client{Timeout: requestTimeout, Jar: jar, CheckRedirect: policy.Check}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, authURL, nil)
 	if err != nil {
 		return errors.New("the authorization URL is not valid")
 	}
 	resp, err := c.Do(req)
 	if err != nil {
-		return errors.New(describe(err))
+		return reachError(err)
 	}
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	resp.Body.Close()

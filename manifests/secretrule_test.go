@@ -152,3 +152,14 @@ func TestEndpoint_AddSecrets_missed(t *testing.T) {
 	}
 	mustShow(t, s, "github", "3600", "json", "europe", "true", "hooks.slack.com", "services", "--verbose")
 }
+
+// A value that holds a private key is secret whatever its variable is
+// called, and so, by their parts, are the fields of the file around it.
+func TestEndpoint_AddSecrets_privateKey(t *testing.T) {
+	key := "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKB\nwQNdFwqc0P3eAxsPRKbaOZIyMnYzaJn6AnDgGkE7\n-----END PRIVATE KEY-----\n"
+	file := `{"type": "service_account", "private_key_id": "0a1b2c3d4e5f6071", "private_key": ` + strings.ReplaceAll(`"`+key+`"`, "\n", `\n`) + `}`
+	s := secretsOf(Endpoint{ID: "x", Command: "server", Env: map[string]string{"SERVICE_ACCOUNT": file, "SSH_IDENTITY": key}})
+	mustHide(t, s, file, key, "0a1b2c3d4e5f6071", "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKB",
+		"wQNdFwqc0P3eAxsPRKbaOZIyMnYzaJn6AnDgGkE7")
+	mustShow(t, secretsOf(Endpoint{ID: "x", Command: "server", Env: map[string]string{"CERT": "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----"}}), "MIIB")
+}

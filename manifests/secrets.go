@@ -15,9 +15,11 @@ import (
 // AddSecrets adds to s the values of e, an expanded endpoint, that must
 // never be shown:
 //   - an env value whose variable's name says it is secret (secretName)
-//     unless it is a switch (true, disabled), or that looks like a
-//     credential (credentialLike), and the credentials of an env value
-//     that is a URL (urlSecrets);
+//     unless it is a switch (true, disabled), that looks like a
+//     credential (credentialLike) or that holds a private key
+//     (holdsPrivateKey), and the credentials of an env value that is a
+//     URL (urlSecrets); the set takes the parts of one that is structured
+//     too (redact.Parts);
 //   - a header value, and the credentials in it, when the header's name
 //     says it carries one (Authorization, Cookie, X-Api-Key: secretName)
 //     or the value looks like a credential;
@@ -124,12 +126,19 @@ var switches = map[string]bool{"true": true, "false": true, "enabled": true, "di
 // addValue adds the value v of the variable name when it is secret, and
 // the credentials it carries when it is a URL.
 func addValue(s *redact.Set, name, v string) {
-	if secretName(name) && !switches[strings.ToLower(v)] || credentialLike(v) {
+	if secretName(name) && !switches[strings.ToLower(v)] || credentialLike(v) || holdsPrivateKey(v) {
 		s.Add(v)
 	}
 	if strings.Contains(v, "://") {
 		urlSecrets(s, v)
 	}
+}
+
+// holdsPrivateKey says v holds a PEM private key (PRIVATE KEY, RSA
+// PRIVATE KEY, OPENSSH PRIVATE KEY, ...), as a credential file does: a
+// secret whatever its variable is called.
+func holdsPrivateKey(v string) bool {
+	return strings.Contains(v, "-----BEGIN ") && strings.Contains(v, "PRIVATE KEY-----")
 }
 
 // urlSecrets adds what of raw, when it is a URL, is a credential: the

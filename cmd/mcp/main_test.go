@@ -418,6 +418,9 @@ func fakeServer() {
 	if os.Getenv("FAKE_VARIANTS") == "1" {
 		addVariantTools(s)
 	}
+	if os.Getenv("FAKE_LEAKY_PARTS") == "1" {
+		addLeakyPartsTools(s)
+	}
 	fakeEvent(fmt.Sprintf("pid %d", os.Getpid()))
 	if os.Getenv("FAKE_GRANDCHILD") == "1" {
 		child := exec.Command("sleep", "300")

@@ -32,20 +32,31 @@ type Set struct {
 	vals []string
 }
 
-// Add adds each value of at least MinLen bytes, with the forms it takes
-// in a URL (query and path escaped), in a JSON string, in a Go-quoted
-// string (as slog and %q write it) and with its white space run together
-// (as one-line messages make it).
+// Add adds each value of at least MinLen bytes, and the parts of one that
+// is structured (Parts: the fields of JSON, a PEM body and its lines, the
+// values of key=value pairs), each with the forms it takes in a URL (query
+// and path escaped), in a JSON string, in a Go-quoted string (as slog and
+// %q write it) and with its white space run together (as one-line
+// messages make it). A part is masked as a secret of its own length is:
+// as a whole token when it is short.
 func (s *Set) Add(values ...string) {
 	var forms []string
 	for _, v := range values {
 		if len(v) < MinLen {
 			continue
 		}
-		forms = append(forms, v, url.QueryEscape(v), url.PathEscape(v), inner(strconv.Quote(v)),
-			jsonInner(v, true), jsonInner(v, false), strings.Join(strings.Fields(v), " "))
+		forms = appendForms(forms, v)
+		for _, p := range Parts(v) {
+			forms = appendForms(forms, p)
+		}
 	}
 	s.addForms(forms)
+}
+
+// appendForms appends v and the forms it takes once escaped.
+func appendForms(forms []string, v string) []string {
+	return append(forms, v, url.QueryEscape(v), url.PathEscape(v), inner(strconv.Quote(v)),
+		jsonInner(v, true), jsonInner(v, false), strings.Join(strings.Fields(v), " "))
 }
 
 // AddHeader adds an HTTP header value, and the credentials it carries: the

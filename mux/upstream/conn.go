@@ -417,7 +417,7 @@ func (u *conn) transportError(method string, err error, st *reqState) error {
 		u.setDead(u.unavailable(u.redact(fmt.Errorf("%s: %w", method, err))))
 		return u.deadReason()
 	}
-	return u.unavailable(u.redact(fmt.Errorf("%s: %w", method, err)))
+	return u.unavailable(u.redact(fmt.Errorf("%s: %w", method, refusedRedirect(err))))
 }
 
 // sendCancelled tells the server to stop working on request id. On stdio

@@ -215,7 +215,7 @@ func (u *conn) connectError(ctx context.Context, opts Options, err error) error 
 	var te *transport.Error
 	broken := errors.As(err, &te)
 	if broken {
-		err = te.Err
+		err = refusedRedirect(te.Err)
 	}
 	stderr := func() string {
 		if u.proc == nil {

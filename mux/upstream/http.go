@@ -11,12 +11,14 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
 	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcpsh/mcp/internal/redirect"
 	"github.com/mcpsh/mcp/manifests"
 )
 
@@ -153,6 +155,23 @@ func refusesStream(status int) bool {
 
 func (t *roundTripper) closeIdle() { t.base.CloseIdleConnections() }
 
+// redirectPolicy is how a connection to ep follows redirects: the rule of
+// every client of mcp (internal/redirect), with the headers ep's
+// configuration sets kept at its origin.
+func redirectPolicy(ep manifests.Endpoint) func(*http.Request, []*http.Request) error {
+	return redirect.Policy{Configured: slices.Collect(maps.Keys(ep.Headers))}.Check
+}
+
+// refusedRedirect is the redirect a request was refused at, when err says
+// so, without what the transport and net/http wrapped it in (a location
+// twice over): otherwise err.
+func refusedRedirect(err error) error {
+	if re, ok := errors.AsType[*redirect.Error](err); ok {
+		return re
+	}
+	return err
+}
+
 // connectHTTP connects over streamable HTTP, speaking revision. A legacy
 // handshake that the server refuses, with a 4xx other than 401/403 or a
 // JSON-RPC error that says so, gives *refusedError: negotiate then tries
@@ -165,7 +184,7 @@ func connectHTTP(ctx context.Context, ep manifests.Endpoint, opts Options, revis
 	u.rt.onReply = u.checkReply
 	u.revision = revision
 	u.params = &paramHeaders{}
-	hc := &http.Client{Transport: opts.httpTransport(ep, u.rt, u.secret)}
+	hc := &http.Client{Transport: opts.httpTransport(ep, u.rt, u.secret), CheckRedirect: redirectPolicy(ep)}
 	topts := []transport.StreamableHTTPCOption{
 		transport.WithHTTPHeaders(maps.Clone(ep.Headers)),
 		transport.WithHTTPBasicClient(hc),
@@ -225,7 +244,7 @@ func connectSSE(ctx context.Context, ep manifests.Endpoint, opts Options, fellBa
 	// connection watches the stream and answers them itself.
 	u.rt.onMessage = u.onSSEMessage
 	u.rt.onReply = u.checkReply
-	hc := &http.Client{Transport: opts.httpTransport(ep, u.rt, u.secret)}
+	hc := &http.Client{Transport: opts.httpTransport(ep, u.rt, u.secret), CheckRedirect: redirectPolicy(ep)}
 	tr, err := transport.NewSSE(ep.URL,
 		transport.WithHeaders(maps.Clone(ep.Headers)),
 		transport.WithHTTPClient(hc),
