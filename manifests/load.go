@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/mcpsh/mcp/internal/safefile"
 )
 
 // Load reads the recipe whose package.json sits in root: its pi.mcp block,
@@ -162,7 +164,7 @@ func loadAgents(r *Recipe, root string, w *watch) Errors {
 		return nil
 	}
 	if err != nil {
-		return Errors{{Pos: Pos{File: "agents"}, Msg: "cannot read the agents directory: " + describeOpenErr(err), Err: err}}
+		return Errors{{Pos: Pos{File: "agents"}, Msg: "cannot read the agents directory: " + safefile.Describe(err), Err: err}}
 	}
 	w.dir(dir)
 	files := map[string]string{} // agent name -> file it came from

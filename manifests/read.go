@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"io/fs"
 	"os"
 
 	"github.com/mcpsh/mcp/internal/safefile"
@@ -74,7 +73,7 @@ func readFileLimit(path, display string, limit sizeLimit) ([]byte, error) {
 	case err == nil:
 		return bytes.TrimPrefix(data, utf8BOM), nil
 	case !errors.As(err, &se):
-		return nil, &Error{Pos: Pos{File: display}, Msg: "cannot read: " + describeOpenErr(err), Err: err}
+		return nil, &Error{Pos: Pos{File: display}, Msg: "cannot read: " + safefile.Describe(err), Err: err}
 	case se.Kind == safefile.TooLarge:
 		return nil, limit.err(display)
 	case se.Kind == safefile.NotRegular:
@@ -84,7 +83,7 @@ func readFileLimit(path, display string, limit sizeLimit) ([]byte, error) {
 		return nil, &Error{Pos: Pos{File: display}, Msg: se.Problem, Err: err,
 			Hint: "mcp reads no file that another user owns or could have changed or swapped"}
 	}
-	return nil, &Error{Pos: Pos{File: display}, Msg: "cannot read: " + describeOpenErr(se.Err), Err: err}
+	return nil, &Error{Pos: Pos{File: display}, Msg: "cannot read: " + safefile.Describe(se.Err), Err: err}
 }
 
 // refusedBy is the *safefile.Error of a file the ownership rule refused
@@ -96,22 +95,6 @@ func refusedBy(err error) *safefile.Error {
 	}
 	return nil
 }
-
-func describeOpenErr(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err
-	}
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return "file does not exist"
-	case errors.Is(err, fs.ErrPermission):
-		return "permission denied"
-	}
-	return err.Error()
-}
-
-func fileKind(m fs.FileMode) string { return safefile.FileType(m) }
 
 // exists reports whether path names something (following symlinks).
 func exists(path string) bool {

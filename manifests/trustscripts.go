@@ -73,7 +73,7 @@ func (t *trustReads) addScript(path string) {
 	case errors.Is(err, errScriptTooLarge):
 		t.refuse(path, "is larger than "+scriptSizeLabel+", the most mcp trust digests")
 	case err != nil:
-		t.refuse(path, "cannot be read ("+describeOpenErr(err)+")")
+		t.refuse(path, "cannot be read ("+safefile.Describe(err)+")")
 	default:
 		t.files[name] = sum
 	}

@@ -111,11 +111,11 @@ func readTrustStore(path string) (*trustStore, error) {
 	case errors.As(err, &se) && se.Kind == safefile.TooLarge:
 		return fail("cannot be read (file is larger than the " + fileSizeLabel + " limit for configuration files)")
 	case errors.As(err, &se) && se.Kind == safefile.Unreadable:
-		return fail("cannot be read (" + describeOpenErr(se.Err) + ")")
+		return fail("cannot be read (" + safefile.Describe(se.Err) + ")")
 	case errors.As(err, &se):
 		return fail(se.Problem)
 	case err != nil:
-		return fail("cannot be read (" + describeOpenErr(err) + ")")
+		return fail("cannot be read (" + safefile.Describe(err) + ")")
 	}
 	s, err := parseTrustStore(data)
 	if err != nil {
@@ -135,7 +135,7 @@ func storeDirProblem(dir string) (why string, ok bool) {
 	case errors.Is(err, fs.ErrNotExist):
 		return "", false
 	case err != nil:
-		return "is in " + dir + ", which cannot be read (" + describeOpenErr(err) + ")", true
+		return "is in " + dir + ", which cannot be read (" + safefile.Describe(err) + ")", true
 	case !fi.IsDir():
 		return "is in " + dir + ", which is not a directory", true
 	}
@@ -220,7 +220,7 @@ func editTrustStore(path string, edit func(*trustStore) bool) error {
 	}
 	unlock, err := filelock.Lock(path + ".lock")
 	if err != nil {
-		return &TrustStoreError{Path: path, Problem: "cannot be locked (" + describeOpenErr(err) + ")"}
+		return &TrustStoreError{Path: path, Problem: "cannot be locked (" + safefile.Describe(err) + ")"}
 	}
 	defer unlock()
 	s, err := readTrustStore(path)

@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/mcpsh/mcp/internal/safefile"
 )
 
 // UserPaths locates a user's own configuration. ConfigDir is what
@@ -215,14 +217,14 @@ func untrusted(path string) string {
 		return "missing"
 	}
 	if err != nil {
-		return "cannot inspect it: " + describeOpenErr(err)
+		return "cannot inspect it: " + safefile.Describe(err)
 	}
 	if why := untrustedInfo(fi, false); why != "" {
 		return "not trusted: the file " + why
 	}
 	di, err := os.Lstat(dir)
 	if err != nil {
-		return "cannot inspect its directory: " + describeOpenErr(err)
+		return "cannot inspect its directory: " + safefile.Describe(err)
 	}
 	if why := untrustedInfo(di, true); why != "" {
 		return "not trusted: its directory " + why

@@ -229,13 +229,10 @@ func Load(id string) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := privateFile(p); errors.Is(err, fs.ErrNotExist) {
+	data, err := safefile.Options{NoSymlink: true, Own: true, Private: true, Limit: maxStateSize}.Read(p)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, &NotFoundError{ID: id}
 	} else if err != nil {
-		return nil, fmt.Errorf("session %s: %w", id, err)
-	}
-	data, err := safefile.Options{NoSymlink: true, Own: true, Private: true, Limit: maxStateSize}.Read(p)
-	if err != nil {
 		return nil, fmt.Errorf("session %s: %w", id, err)
 	}
 	var st State
@@ -278,15 +275,3 @@ func List() ([]*State, error) {
 	return out, nil
 }
 
-// privateFile checks that a state file is this user's alone: a regular
-// file, not a link, that no one else may read or write.
-func privateFile(p string) error {
-	st, err := os.Lstat(p)
-	if err != nil {
-		return err
-	}
-	if !st.Mode().IsRegular() || st.Mode().Perm()&0o077 != 0 || !privdir.Owned(st) {
-		return errors.New("the state file is not private to this user (a regular file of yours, mode 0600)")
-	}
-	return nil
-}
