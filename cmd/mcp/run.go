@@ -75,12 +75,12 @@ func (c *runCmd) source(a *app) (name, src string, err error) {
 		}
 		return "-e", c.Eval, nil
 	}
-	name, from, open := "stdin", "stdin", stdinOpener(a.stdin)
+	name, from, open := "stdin", "stdin", idle.StdinOpener(a.stdin)
 	if c.File != "" && c.File != "-" {
-		name, from, open = filepath.Base(c.File), c.File, fileOpener(c.File)
+		name, from, open = filepath.Base(c.File), c.File, idle.FileOpener(c.File)
 	}
-	b, err := readInput("the program", from, a.globals.Timeout, maxProgram, open)
-	var te *inputTimeoutError
+	b, err := idle.ReadInput("the program", from, a.globals.Timeout, maxProgram, open)
+	var te *idle.InputTimeoutError
 	switch {
 	case errors.As(err, &te):
 		return "", "", err
