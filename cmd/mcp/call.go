@@ -117,7 +117,7 @@ func (c *callCmd) base(a *app) (json.RawMessage, error) {
 	if len(data) == 0 {
 		return nil, &usageError{msg: "--args: no JSON object given"}
 	}
-	if err := checkArgsObject(data, from); err != nil {
+	if err := catalog.CheckArgsObject(data, from); err != nil {
 		return nil, err
 	}
 	return data, nil
