@@ -196,7 +196,7 @@ func (h *runHost) stepUp(ctx context.Context, lr *auth.LoginRequiredError) error
 	}
 	h.steppedUp[key] = true
 	defer idle.Hold(ctx)()
-	h.a.progressLine().clear(nil) // the login speaks on stderr
+	h.a.progressLine().Clear(nil) // the login speaks on stderr
 	return h.a.stepUp(lr)
 }
 
