@@ -92,4 +92,3 @@ func (a *app) statusLine() *output.StatusLine {
 func (a *app) aboveProgress(w io.Writer) io.Writer {
 	return a.progressLine().Above(w)
 }
-
