@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/clip"
+	"github.com/mcpsh/mcp/internal/shell"
 	"github.com/mcpsh/mcp/internal/output"
 	"github.com/mcpsh/mcp/mux"
 )
@@ -85,7 +86,7 @@ saved whole to a file whose path is printed) and -h.
 
 Exit codes:
   %s
-`, ex.words, ex.server, ex.tool, ex.call, shellWord(ex.run), argumentsHelp, runNamesHelp, strings.Join(exitCodes, "\n  "))
+`, ex.words, ex.server, ex.tool, ex.call, shell.Word(ex.run), argumentsHelp, runNamesHelp, strings.Join(exitCodes, "\n  "))
 }
 
 // writeServerLines writes a line for each server: its tools, or why it has
@@ -151,7 +152,7 @@ func pickExample(cat *mux.Catalog) example {
 			continue
 		}
 		v, js := sampleValue(p)
-		pairs = append(pairs, shellWord(p.Name+"="+v))
+		pairs = append(pairs, shell.Word(p.Name+"="+v))
 		props = append(props, jsKey(p.Name)+": "+js)
 	}
 	return example{

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/session"
+	"github.com/mcpsh/mcp/internal/shell"
 	"github.com/mcpsh/mcp/mux"
 )
 
@@ -63,7 +64,7 @@ func (c *sessionStartCmd) Run(a *app) error {
 		}
 		return a.writeJSON(out)
 	}
-	fmt.Fprintf(a.stdout, "export %s=%s\n", session.EnvVar, shellWord(st.Env()))
+	fmt.Fprintf(a.stdout, "export %s=%s\n", session.EnvVar, shell.Word(st.Env()))
 	who := "the package boundary"
 	if a.agent != "" {
 		who = "agent " + a.agent
@@ -71,9 +72,9 @@ func (c *sessionStartCmd) Run(a *app) error {
 	fmt.Fprintf(a.stderr, "mcp: session %s started for %s (mode %s, %d %s, %s)\n",
 		st.ID, who, s.Mode, len(s.Servers), plural(len(s.Servers), "server", "servers"), boundNote(s, tools))
 	if guest != nil {
-		fmt.Fprintf(a.stderr, "mcp: user %s needs only %s=%s in its environment; nobody else may use the socket\n", guest.Name, session.EnvVar, shellWord(st.Env()))
+		fmt.Fprintf(a.stderr, "mcp: user %s needs only %s=%s in its environment; nobody else may use the socket\n", guest.Name, session.EnvVar, shell.Word(st.Env()))
 		fmt.Fprintf(a.stderr, "mcp: in a container running as uid %d: mount %s and set %s=%s\n",
-			guest.UID, shellWord(filepath.Dir(st.Socket)), session.EnvVar, session.FormatEnv(st.ID, os.Getuid(), "MOUNT/"+filepath.Base(st.Socket)))
+			guest.UID, shell.Word(filepath.Dir(st.Socket)), session.EnvVar, session.FormatEnv(st.ID, os.Getuid(), "MOUNT/"+filepath.Base(st.Socket)))
 	}
 	return nil
 }

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
+	"github.com/mcpsh/mcp/internal/shell"
 	"github.com/mcpsh/mcp/manifests"
 )
 
@@ -139,20 +139,7 @@ func serversToStart(servers []string) string {
 }
 
 // trustCommand is the command that trusts dir, as a person would type it.
-func trustCommand(dir string) string { return "mcp trust " + shellWord(dir) }
-
-// plainWord is what a shell takes as it is, in an argument and in the
-// value of an assignment (where a ~ after = or : would expand).
-var plainWord = regexp.MustCompile(`^[A-Za-z0-9_./@%+=:,-]+$`)
-
-// shellWord quotes s for a POSIX shell when it needs quoting: a path, a
-// session's MCP_SESSION value.
-func shellWord(s string) string {
-	if plainWord.MatchString(s) {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
+func trustCommand(dir string) string { return "mcp trust " + shell.Word(dir) }
 
 // untrustedHints are the hint lines for servers that were not started
 // because their directory is not trusted: for each directory, what
