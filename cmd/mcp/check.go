@@ -63,7 +63,7 @@ func printReport(a *app, rep *catalog.Report, r *manifests.Recipe) {
 		fmt.Fprintf(w, "recipe %s\n", rep.Recipe)
 	}
 	if rep.Trust != nil {
-		fmt.Fprintln(w, trustLine(rep.Trust))
+		fmt.Fprintln(w, manifests.TrustLine(rep.Trust))
 	}
 	switch {
 	case rep.Boundary != nil && len(rep.Boundary.Servers) == 0 && rep.User:

@@ -188,7 +188,7 @@ func untrustedHint(e *manifests.UntrustedError) string {
 	if e.Unsafe != "" {
 		return "mcp trusts only files that are yours or root's and that nobody else can write, in directories that nobody else can write or that are sticky, as /tmp is"
 	}
-	cmd := "`" + trustCommand(e.Dir) + "`"
+	cmd := "`" + manifests.TrustCommand(e.Dir) + "`"
 	if _, inSession := os.LookupEnv(session.EnvVar); inSession {
 		return "outside the session, run " + cmd + " after reading its files"
 	}

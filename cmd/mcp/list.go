@@ -88,7 +88,7 @@ func (c *listCmd) servers(ctx context.Context, a *app, b mux.Backend) error {
 	if err := c.printServers(a, lines); err != nil {
 		return err
 	}
-	for _, h := range untrustedHints(untrusted) {
+	for _, h := range manifests.UntrustedHints(untrusted) {
 		fmt.Fprintf(a.stderr, "mcp: hint: %s\n", h)
 	}
 	if firstErr != nil {
