@@ -5,6 +5,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/mcpsh/mcp/internal/explain"
 	"github.com/mcpsh/mcp/internal/guide"
 	"github.com/mcpsh/mcp/internal/output"
 	"github.com/mcpsh/mcp/mux"
@@ -33,8 +34,8 @@ func (a *app) sessionGuide() error {
 		return err
 	})
 	if err != nil {
-		a.warn("the session's servers could not be listed: %s", errorSummary(err))
+		a.warn("the session's servers could not be listed: %s", explain.Summary(err))
 	}
-	guide.Write(a.stdout, cat, errorSummary)
+	guide.Write(a.stdout, cat, explain.Summary)
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/explain"
 	"github.com/mcpsh/mcp/manifests"
 	"github.com/mcpsh/mcp/mux"
 )
@@ -73,7 +74,7 @@ func (c *listCmd) servers(ctx context.Context, a *app, b mux.Backend) error {
 		if s.Err == nil {
 			continue
 		}
-		lines[i].Error = errorSummary(s.Err)
+		lines[i].Error = explain.Summary(s.Err)
 		var u *manifests.UntrustedError
 		var host *mux.HostSideError
 		switch {
