@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -117,10 +116,10 @@ func (c *listCmd) printServers(a *app, lines []serverLine) error {
 
 func (c *listCmd) tools(a *app, tools []catalog.Tool) error {
 	if a.globals.JSON || c.Schema {
-		return a.writeJSON(toolsJSON(tools))
+		return a.writeJSON(catalog.WithoutRaw(tools))
 	}
 	for _, t := range tools {
-		fmt.Fprintln(a.stdout, toolLine(t))
+		fmt.Fprintln(a.stdout, t.Line())
 	}
 	return nil
 }
@@ -128,59 +127,13 @@ func (c *listCmd) tools(a *app, tools []catalog.Tool) error {
 func (c *listCmd) one(a *app, t catalog.Tool) error {
 	switch {
 	case a.globals.JSON:
-		return a.writeJSON(toolJSON(t))
+		return a.writeJSON(t.WithoutRaw())
 	case c.Schema:
 		// The schema alone, so that it can be piped to jq.
-		return a.writeJSON(json.RawMessage(orEmptyObject(t.InputSchema)))
+		return a.writeJSON(t.Schema())
 	}
-	fmt.Fprintln(a.stdout, t.Server+"."+t.Signature())
-	if d := strings.TrimSpace(t.Description); d != "" {
-		fmt.Fprintln(a.stdout, indent(d, "  "))
-	}
-	for _, p := range catalog.Params(t.InputSchema) {
-		p.Type = p.Shape
-		line := "  " + p.Text()
-		if p.Description != "" {
-			line += "  " + p.Description
-		}
-		fmt.Fprintln(a.stdout, line)
-	}
+	t.WriteText(a.stdout)
 	return nil
-}
-
-// toolLine is the one-line form shared by list and search.
-func toolLine(t catalog.Tool) string {
-	line := t.Server + "." + t.Signature()
-	if s := t.Summary(120); s != "" {
-		line += " — " + s
-	}
-	return line
-}
-
-// toolJSON is a tool as --json prints it: the model without the raw
-// object the server sent.
-func toolJSON(t catalog.Tool) catalog.Tool {
-	t.Raw = nil
-	return t
-}
-
-func toolsJSON(tools []catalog.Tool) []catalog.Tool {
-	out := make([]catalog.Tool, len(tools))
-	for i, t := range tools {
-		out[i] = toolJSON(t)
-	}
-	return out
-}
-
-func orEmptyObject(b json.RawMessage) json.RawMessage {
-	if len(b) == 0 {
-		return json.RawMessage("{}")
-	}
-	return b
-}
-
-func indent(s, prefix string) string {
-	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
 }
 
 func plural(n int, one, many string) string {
