@@ -87,4 +87,3 @@ func listSources(a *app) error {
 	}
 	return nil
 }
-
