@@ -8,8 +8,28 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcpsh/mcp/internal/exit"
 	"github.com/mcpsh/mcp/manifests"
 )
+
+// ProblemsError says `mcp check` found problems, already printed: exit 5.
+type ProblemsError struct{ N int }
+
+// ExitCode is exit.Config: the configuration is invalid.
+func (e *ProblemsError) ExitCode() int { return exit.Config }
+
+// Error counts the problems.
+func (e *ProblemsError) Error() string {
+	return fmt.Sprintf("%d %s in the configuration", e.N, plural(e.N, "problem", "problems"))
+}
+
+// Err is a *ProblemsError when the report found problems, else nil.
+func (rep *Report) Err() error {
+	if len(rep.Problems) > 0 {
+		return &ProblemsError{N: len(rep.Problems)}
+	}
+	return nil
+}
 
 // WriteText writes the report as `mcp check` prints it: the boundary, each
 // agent's surface and "ok" to w, the problems and warnings to errw. r is

@@ -1,25 +1,13 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/mcpsh/mcp/catalog"
-	"github.com/mcpsh/mcp/internal/exit"
 	"github.com/mcpsh/mcp/internal/toolsmode"
 	"github.com/mcpsh/mcp/manifests"
 	"github.com/mcpsh/mcp/mux"
 )
 
 type checkCmd struct{}
-
-// invalidConfig says `mcp check` found problems, already printed: exit 5.
-type invalidConfig struct{ n int }
-
-func (e *invalidConfig) ExitCode() int { return exit.Config }
-
-func (e *invalidConfig) Error() string {
-	return fmt.Sprintf("%d %s in the configuration", e.n, plural(e.n, "problem", "problems"))
-}
 
 func (c *checkCmd) Run(a *app) error {
 	root, user, err := a.locate()
@@ -45,8 +33,5 @@ func (c *checkCmd) finish(a *app, rep *catalog.Report, r *manifests.Recipe) erro
 	} else {
 		rep.WriteText(a.stdout, a.stderr, r)
 	}
-	if len(rep.Problems) > 0 {
-		return &invalidConfig{n: len(rep.Problems)}
-	}
-	return nil
+	return rep.Err()
 }

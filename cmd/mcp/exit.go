@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcpsh/mcp/auth"
+	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/clip"
 	"github.com/mcpsh/mcp/internal/exit"
 	"github.com/mcpsh/mcp/internal/explain"
@@ -28,7 +29,7 @@ func report(w io.Writer, err error) int {
 	}
 	var done *alreadyReported
 	var tool *toolError
-	var bad *invalidConfig
+	var bad *catalog.ProblemsError
 	var login *auth.LoginRequiredError
 	switch {
 	case errors.As(err, &done):
