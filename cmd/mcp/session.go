@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/mcpsh/mcp/internal/session"
@@ -92,7 +91,7 @@ func (c *sessionStopCmd) Run(a *app) error {
 			return err
 		}
 	default:
-		st, err := session.Load(stopID(c.ID))
+		st, err := session.Load(session.IDOf(c.ID))
 		if err != nil {
 			return err
 		}
@@ -113,15 +112,6 @@ func (c *sessionStopCmd) Run(a *app) error {
 		fmt.Fprintln(a.stderr, "mcp: no session is running")
 	}
 	return nil
-}
-
-// stopID is the session id that session stop's argument names: the id,
-// or the whole MCP_SESSION value (ID:UID@SOCKET, or the ID@SOCKET of an
-// older mcp); Load refuses anything that is not an id.
-func stopID(arg string) string {
-	head, _, _ := strings.Cut(arg, "@")
-	id, _, _ := strings.Cut(head, ":")
-	return id
 }
 
 type sessionListCmd struct{}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/user"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mcpsh/mcp/internal/exit"
@@ -80,4 +81,13 @@ func (r Row) Line() string {
 		state = "idle " + (time.Duration(r.Idle) * time.Second).String()
 	}
 	return fmt.Sprintf("%s  %s  %s  started %s  %s", r.ID, agent, r.Root, r.Started.Local().Format(time.DateTime), state)
+}
+
+// IDOf is the session id that session stop's argument names: the id, or
+// the whole MCP_SESSION value (ID:UID@SOCKET, or the ID@SOCKET of an older
+// mcp); Load refuses anything that is not an id.
+func IDOf(arg string) string {
+	head, _, _ := strings.Cut(arg, "@")
+	id, _, _ := strings.Cut(head, ":")
+	return id
 }
