@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/mcpsh/mcp/internal/idle"
+	"github.com/mcpsh/mcp/internal/output"
 	"github.com/mcpsh/mcp/internal/session"
 	"github.com/mcpsh/mcp/internal/termsafe"
 	"github.com/mcpsh/mcp/manifests"
@@ -38,7 +39,7 @@ type app struct {
 	passedOnce sync.Once // the warnings of locate, said once
 
 	lineOnce sync.Once
-	line     *statusLine // the progress line; nil when none is shown
+	line     *output.StatusLine // the progress line; nil when none is shown
 }
 
 func (a *app) inSession() bool { return a.session }
@@ -54,7 +55,7 @@ func (a *app) warn(format string, args ...any) {
 	a.warnMu.Lock()
 	defer a.warnMu.Unlock()
 	if a.globals != nil {
-		a.progressLine().clear(nil)
+		a.progressLine().Clear(nil)
 	}
 	fmt.Fprintf(a.stderr, "mcp: warning: "+format+"\n", args...)
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -10,9 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpsh/mcp/auth"
-	"github.com/mcpsh/mcp/internal/session"
 	"github.com/mcpsh/mcp/manifests"
-	"github.com/mcpsh/mcp/mux"
 )
 
 type authCmd struct {
@@ -154,19 +151,4 @@ func (c *authStatusCmd) Run(a *app) error {
 		fmt.Fprintf(a.stdout, "%s  %s  %s\n", st.Server, st.Describe(now), st.URL)
 	}
 	return nil
-}
-
-// loginRequiredLine is the one line a command that needs a login fails
-// with: the server, why, and what to run (outside the session, since a
-// session refuses `mcp auth`). err is the whole error, e its cause.
-func loginRequiredLine(err error, e *auth.LoginRequiredError) string {
-	prefix, where := "", ""
-	if _, inSession := os.LookupEnv(session.EnvVar); inSession {
-		where = " outside the session"
-	}
-	var bind *mux.BindError
-	if errors.As(err, &bind) {
-		prefix = "session not started: "
-	}
-	return fmt.Sprintf("%s%s: run `%s`%s", prefix, e.Error(), e.Command(), where)
 }

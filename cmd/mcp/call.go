@@ -11,6 +11,7 @@ import (
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/clip"
 	"github.com/mcpsh/mcp/internal/exit"
+	"github.com/mcpsh/mcp/internal/idle"
 	"github.com/mcpsh/mcp/mux"
 )
 
@@ -96,13 +97,13 @@ func (c *callCmd) base(a *app) (json.RawMessage, error) {
 		return nil, nil
 	case c.Args == "-" || strings.HasPrefix(c.Args, "@"):
 		from = "stdin"
-		open := stdinOpener(a.stdin)
+		open := idle.StdinOpener(a.stdin)
 		if c.Args != "-" {
 			from = c.Args[1:]
-			open = fileOpener(from)
+			open = idle.FileOpener(from)
 		}
-		b, err := readInput("--args", from, a.globals.Timeout, catalog.MaxArgsSize, open)
-		var te *inputTimeoutError
+		b, err := idle.ReadInput("--args", from, a.globals.Timeout, catalog.MaxArgsSize, open)
+		var te *idle.InputTimeoutError
 		if errors.As(err, &te) {
 			return nil, err
 		} else if err != nil {
@@ -116,7 +117,7 @@ func (c *callCmd) base(a *app) (json.RawMessage, error) {
 	if len(data) == 0 {
 		return nil, &usageError{msg: "--args: no JSON object given"}
 	}
-	if err := checkArgsObject(data, from); err != nil {
+	if err := catalog.CheckArgsObject(data, from); err != nil {
 		return nil, err
 	}
 	return data, nil

@@ -9,6 +9,8 @@ import (
 	mangokong "github.com/alecthomas/mango-kong"
 	kongcompletion "github.com/jotaen/kong-completion"
 	"github.com/muesli/roff"
+
+	"github.com/mcpsh/mcp/internal/exit"
 )
 
 // Shell completion works by the shell running mcp again with COMP_LINE set
@@ -72,7 +74,7 @@ func (manCmd) Run(a *app, k *kong.Context) error {
 		WithSection("Sessions", "A process with MCP_SESSION set is inside a session: its surface is fixed when the session starts, "+
 			"mcp offers only search, list, call and run, and it refuses every other command, "+
 			"ad-hoc transports, URL selectors, config overrides and persistence flags with exit status 2.").
-		WithSection("Exit status", strings.Join(exitCodes, "; ")+".").
+		WithSection("Exit status", strings.Join(exit.Meanings, "; ")+".").
 		WithSection("Environment", "MCP_SESSION names the session this process belongs to, the uid of the user who started it and its multiplexer's socket, ID:UID@SOCKET (set by `mcp session start`); mcp talks only to a socket that user listens on.")
 	_, err := fmt.Fprint(a.stdout, page.Build(roff.NewDocument()))
 	return err

@@ -203,7 +203,7 @@ func TestDocs_exitCodesAgree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, line := range exitCodes {
+	for i, line := range exit.Meanings {
 		if !strings.Contains(flat, " "+strings.Join(strings.Fields(line), " ")) {
 			t.Errorf("the man page's exit status does not say %q", line)
 		}

@@ -2,12 +2,12 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/explain"
 	"github.com/mcpsh/mcp/manifests"
 	"github.com/mcpsh/mcp/mux"
 )
@@ -73,7 +73,7 @@ func (c *listCmd) servers(ctx context.Context, a *app, b mux.Backend) error {
 		if s.Err == nil {
 			continue
 		}
-		lines[i].Error = errorSummary(s.Err)
+		lines[i].Error = explain.Summary(s.Err)
 		var u *manifests.UntrustedError
 		var host *mux.HostSideError
 		switch {
@@ -88,7 +88,7 @@ func (c *listCmd) servers(ctx context.Context, a *app, b mux.Backend) error {
 	if err := c.printServers(a, lines); err != nil {
 		return err
 	}
-	for _, h := range untrustedHints(untrusted) {
+	for _, h := range manifests.UntrustedHints(untrusted) {
 		fmt.Fprintf(a.stderr, "mcp: hint: %s\n", h)
 	}
 	if firstErr != nil {
@@ -116,10 +116,10 @@ func (c *listCmd) printServers(a *app, lines []serverLine) error {
 
 func (c *listCmd) tools(a *app, tools []catalog.Tool) error {
 	if a.globals.JSON || c.Schema {
-		return a.writeJSON(toolsJSON(tools))
+		return a.writeJSON(catalog.WithoutRaw(tools))
 	}
 	for _, t := range tools {
-		fmt.Fprintln(a.stdout, toolLine(t))
+		fmt.Fprintln(a.stdout, t.Line())
 	}
 	return nil
 }
@@ -127,59 +127,13 @@ func (c *listCmd) tools(a *app, tools []catalog.Tool) error {
 func (c *listCmd) one(a *app, t catalog.Tool) error {
 	switch {
 	case a.globals.JSON:
-		return a.writeJSON(toolJSON(t))
+		return a.writeJSON(t.WithoutRaw())
 	case c.Schema:
 		// The schema alone, so that it can be piped to jq.
-		return a.writeJSON(json.RawMessage(orEmptyObject(t.InputSchema)))
+		return a.writeJSON(t.Schema())
 	}
-	fmt.Fprintln(a.stdout, t.Server+"."+t.Signature())
-	if d := strings.TrimSpace(t.Description); d != "" {
-		fmt.Fprintln(a.stdout, indent(d, "  "))
-	}
-	for _, p := range catalog.Params(t.InputSchema) {
-		p.Type = p.Shape
-		line := "  " + p.Text()
-		if p.Description != "" {
-			line += "  " + p.Description
-		}
-		fmt.Fprintln(a.stdout, line)
-	}
+	t.WriteText(a.stdout)
 	return nil
-}
-
-// toolLine is the one-line form shared by list and search.
-func toolLine(t catalog.Tool) string {
-	line := t.Server + "." + t.Signature()
-	if s := t.Summary(120); s != "" {
-		line += " — " + s
-	}
-	return line
-}
-
-// toolJSON is a tool as --json prints it: the model without the raw
-// object the server sent.
-func toolJSON(t catalog.Tool) catalog.Tool {
-	t.Raw = nil
-	return t
-}
-
-func toolsJSON(tools []catalog.Tool) []catalog.Tool {
-	out := make([]catalog.Tool, len(tools))
-	for i, t := range tools {
-		out[i] = toolJSON(t)
-	}
-	return out
-}
-
-func orEmptyObject(b json.RawMessage) json.RawMessage {
-	if len(b) == 0 {
-		return json.RawMessage("{}")
-	}
-	return b
-}
-
-func indent(s, prefix string) string {
-	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
 }
 
 func plural(n int, one, many string) string {

@@ -15,7 +15,7 @@ func (a *app) showLogs(ctx context.Context) context.Context {
 	h.OnLog = func(m upstream.LogMessage) {
 		a.warnMu.Lock()
 		defer a.warnMu.Unlock()
-		a.progressLine().clear(nil)
+		a.progressLine().Clear(nil)
 		fmt.Fprintf(a.stderr, "mcp: log %s %s: %s\n", m.Server, m.Level, m.Text())
 	}
 	return upstream.WithCallHooks(ctx, &h)

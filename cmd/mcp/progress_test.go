@@ -16,7 +16,6 @@ import (
 	"github.com/creack/pty"
 
 	"github.com/mcpsh/mcp/internal/exit"
-	"github.com/mcpsh/mcp/mux/upstream"
 )
 
 // progressEnv is serveEnv with a TMPDIR of its own, so that the
@@ -141,29 +140,6 @@ await op;
 	}
 	if !strings.Contains(term[i:], "mcp: "+longOp+": ") {
 		t.Errorf("terminal %q: no progress after the note", term)
-	}
-}
-
-// TestProgressText: what a server says is made safe, put on one line and
-// cut to the width, counting wide characters as two columns.
-func TestProgressText(t *testing.T) {
-	tests := []struct {
-		p     upstream.Progress
-		width int
-		want  string
-	}{
-		{upstream.Progress{Progress: 2, Total: 5}, 80, "mcp: s.t: 2 of 5"},
-		{upstream.Progress{Progress: 0.5}, 80, "mcp: s.t: 0.5"},
-		{upstream.Progress{Progress: 5.000000000000001, Total: 10}, 80, "mcp: s.t: 5 of 10"},
-		{upstream.Progress{Progress: 1.0 / 3}, 80, "mcp: s.t: 0.33"},
-		{upstream.Progress{Progress: 3, Total: 4, Message: "copying\nfiles\x1b[2J"}, 80, `mcp: s.t: copying files\x1b[2J (3 of 4)`},
-		{upstream.Progress{Progress: 1, Total: 2, Message: "abcdefghij"}, 15, "mcp: s.t: abcde"},
-		{upstream.Progress{Progress: 1, Message: "日本語"}, 14, "mcp: s.t: 日本"},
-	}
-	for _, tt := range tests {
-		if got := progressText("s.t", tt.p, tt.width); got != tt.want {
-			t.Errorf("progressText(%+v, %d) = %q, want %q", tt.p, tt.width, got, tt.want)
-		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/mcpsh/mcp/internal/clip"
+	"github.com/mcpsh/mcp/internal/shell"
 )
 
 // flagsAsArguments is the error for `mcp call SERVER.TOOL --a 2 --b 3`:
@@ -48,13 +49,13 @@ func rewriteFlags(args []string, known map[string]*kong.Flag) (line, pairs []str
 		case arg == "--":
 			return append(line, args[i:]...), pairs, first
 		case !strings.HasPrefix(arg, "-") || arg == "-":
-			line = append(line, shellWord(arg))
+			line = append(line, shell.Word(arg))
 			continue
 		case isKnown:
-			line = append(line, shellWord(arg))
+			line = append(line, shell.Word(arg))
 			if !hasValue && !flag.IsBool() && i+1 < len(args) {
 				i++
-				line = append(line, shellWord(args[i]))
+				line = append(line, shell.Word(args[i]))
 			}
 			continue
 		}
@@ -68,7 +69,7 @@ func rewriteFlags(args []string, known map[string]*kong.Flag) (line, pairs []str
 				value = args[i]
 			}
 		}
-		pair := shellWord(strings.TrimLeft(name, "-") + "=" + value)
+		pair := shell.Word(strings.TrimLeft(name, "-") + "=" + value)
 		line, pairs = append(line, pair), append(pairs, pair)
 	}
 	return line, pairs, first

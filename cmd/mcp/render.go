@@ -1,13 +1,7 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
-	"io"
-
 	"github.com/mcpsh/mcp/catalog"
-	"github.com/mcpsh/mcp/internal/clip"
 	"github.com/mcpsh/mcp/internal/output"
 )
 
@@ -15,145 +9,21 @@ import (
 // terminal otherwise (still JSON, with the same values).
 func (a *app) writeJSON(v any) error {
 	if a.globals != nil && a.globals.JSON {
-		return writeJSON(a.out, v)
+		return output.WriteJSON(a.out, v)
 	}
-	return writeJSON(a.stdout, v)
+	return output.WriteJSON(a.stdout, v)
 }
 
-func writeJSON(w io.Writer, v any) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return err
-	}
-	_, err := w.Write(buf.Bytes())
-	return err
-}
-
-// renderResult prints a tool result: structured content as JSON, text as
-// is, images, audio and blobs saved to files whose paths are printed.
-// Structured content that is one string field which a text item repeats
-// (server-filesystem's {"content": "the file's text"}) is that text.
-// --json prints the whole result. Text output over --max-output is cut and
-// saved whole to a file.
+// renderResult prints a tool result (output.Result); --json prints the
+// whole result. Text output over --max-output is cut and saved whole to a
+// file.
 func renderResult(a *app, target string, res *catalog.Result) error {
 	if a.globals.JSON {
 		return a.writeJSON(res.Raw)
 	}
-	var out bytes.Buffer
-	structured := len(res.Structured) > 0 && !bytes.Equal(bytes.TrimSpace(res.Structured), []byte("null"))
-	only, hasOnly := onlyString(res.Structured)
-	asText := structured && hasOnly && soleField(res.Structured) && repeatsText(res, only)
-	if structured && !asText {
-		_ = writeJSON(&out, res.Structured)
-	}
-	for _, it := range res.Items() {
-		line, saved, err := output.SaveMedia(target, it)
-		if err != nil {
-			return err
-		}
-		if saved {
-			out.WriteString(line + "\n")
-			continue
-		}
-		switch it.Type {
-		case "text":
-			// With structured content, a text item that is its JSON
-			// serialization (as the spec recommends sending), or that
-			// repeats its only string field, is not printed again.
-			if asText && it.Text == only {
-				asText = false // printed once
-			} else if structured && (json.Valid([]byte(it.Text)) || hasOnly && it.Text == only) {
-				continue
-			}
-			out.WriteString(it.Text)
-			ensureNewline(&out)
-		case "resource":
-			if it.Resource != nil {
-				out.WriteString(it.Resource.Text)
-				ensureNewline(&out)
-			}
-		case "resource_link":
-			out.WriteString(output.LinkLine(it) + "\n")
-		default:
-			out.Write(it.Raw)
-			out.WriteByte('\n')
-		}
-	}
-	return writeBudgeted(a, target, out.Bytes())
-}
-
-// onlyString is the value of the one field of a structured content object
-// whose value is a string, when it has exactly one such field
-// (server-filesystem's {"content": "the file's text"}).
-func onlyString(structured json.RawMessage) (string, bool) {
-	var obj map[string]json.RawMessage
-	if json.Unmarshal(structured, &obj) != nil {
-		return "", false
-	}
-	found, n := "", 0
-	for _, v := range obj {
-		var s string
-		if bytes.HasPrefix(v, []byte(`"`)) && json.Unmarshal(v, &s) == nil {
-			found, n = s, n+1
-		}
-	}
-	return found, n == 1
-}
-
-// soleField says whether structured content is an object of one field.
-func soleField(structured json.RawMessage) bool {
-	var obj map[string]json.RawMessage
-	return json.Unmarshal(structured, &obj) == nil && len(obj) == 1
-}
-
-// repeatsText says whether a text item of res is s.
-func repeatsText(res *catalog.Result, s string) bool {
-	for _, it := range res.Items() {
-		if it.Type == "text" && it.Text == s {
-			return true
-		}
-	}
-	return false
-}
-
-func ensureNewline(b *bytes.Buffer) {
-	if b.Len() > 0 && b.Bytes()[b.Len()-1] != '\n' {
-		b.WriteByte('\n')
-	}
-}
-
-// writeBudgeted writes out, or its first --max-output bytes with the whole
-// saved to a file, and says so on stderr.
-func writeBudgeted(a *app, target string, out []byte) error {
-	budget := int(a.globals.MaxOutput)
-	if budget <= 0 || len(out) <= budget {
-		_, err := a.stdout.Write(out)
-		return err
-	}
-	path, err := output.Save(target, ".txt", out)
+	out, err := output.Result(target, res)
 	if err != nil {
 		return err
 	}
-	cut, lines := clip.Lines(out, budget)
-	if _, err := a.stdout.Write(cut); err != nil {
-		return err
-	}
-	if len(cut) > 0 && cut[len(cut)-1] != '\n' {
-		fmt.Fprintln(a.stdout)
-	}
-	size := output.FormatSize(int64(len(cut))) + " of " + output.FormatSize(int64(len(out)))
-	if lines > 0 {
-		total := bytes.Count(out, []byte("\n"))
-		if out[len(out)-1] != '\n' {
-			total++
-		}
-		size = fmt.Sprintf("after line %d of %d (%s)", lines, total, size)
-	} else {
-		size = "at " + size
-	}
-	fmt.Fprintf(a.stderr, "mcp: output cut %s; the whole output is in %s\n", size, path)
-	return nil
+	return output.WriteBudgeted(a.stdout, a.stderr, target, out, int(a.globals.MaxOutput))
 }

@@ -2,19 +2,15 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
-	"slices"
-	"strings"
-	"sync"
 
 	"github.com/mcpsh/mcp/auth"
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/idle"
+	"github.com/mcpsh/mcp/internal/runhost"
 	"github.com/mcpsh/mcp/internal/script"
-	"github.com/mcpsh/mcp/manifests"
 	"github.com/mcpsh/mcp/mux"
 	"github.com/mcpsh/mcp/search"
 )
@@ -36,7 +32,7 @@ func (c *runCmd) Run(a *app) error {
 		return err
 	}
 	return a.withBackend(func(ctx context.Context, b mux.Backend) error {
-		host, err := newRunHost(ctx, a, b, c.AllowUnknown)
+		host, err := runhost.New(ctx, b, c.AllowUnknown, a.runHooks())
 		if err != nil {
 			return err
 		}
@@ -75,12 +71,12 @@ func (c *runCmd) source(a *app) (name, src string, err error) {
 		}
 		return "-e", c.Eval, nil
 	}
-	name, from, open := "stdin", "stdin", stdinOpener(a.stdin)
+	name, from, open := "stdin", "stdin", idle.StdinOpener(a.stdin)
 	if c.File != "" && c.File != "-" {
-		name, from, open = filepath.Base(c.File), c.File, fileOpener(c.File)
+		name, from, open = filepath.Base(c.File), c.File, idle.FileOpener(c.File)
 	}
-	b, err := readInput("the program", from, a.globals.Timeout, maxProgram, open)
-	var te *inputTimeoutError
+	b, err := idle.ReadInput("the program", from, a.globals.Timeout, maxProgram, open)
+	var te *idle.InputTimeoutError
 	switch {
 	case errors.As(err, &te):
 		return "", "", err
@@ -96,133 +92,23 @@ func (c *runCmd) source(a *app) (name, src string, err error) {
 
 const maxProgram = 1 << 20
 
-// runHost gives a program the backend's surface. Every call goes through
-// the backend, and so through the catalog gate.
-type runHost struct {
-	a            *app
-	b            mux.Backend
-	surface      *catalog.Surface
-	tools        map[string][]catalog.Tool // authorized, by declared server id
-	down         map[string]error          // why a server could not be listed, by declared id
-	allowUnknown bool
-
-	// stepMu lets one call at a time log in again for a wider scope, and
-	// steppedUp names the servers and scopes tried, so that calls made
-	// together log in once.
-	stepMu    sync.Mutex
-	steppedUp map[string]bool
-}
-
-var _ script.Host = (*runHost)(nil)
-
-// newRunHost learns each server's authorized tools: from the catalog cache
-// when the server has been seen, else by connecting. A server that cannot
-// be reached contributes no tools; calls of it fail as it did. A
-// server whose directory is not trusted fails the run before it starts.
-func newRunHost(ctx context.Context, a *app, b mux.Backend, allowUnknown bool) (*runHost, error) {
-	cat, err := b.Catalog(ctx, mux.Known)
-	if err != nil {
-		return nil, err
+// runHooks are what a program's host asks of this invocation: its
+// warnings, its progress line, its logins for a wider scope and its search.
+func (a *app) runHooks() runhost.Hooks {
+	return runhost.Hooks{
+		Warn:      a.warn,
+		Progress:  a.callProgress,
+		StepUpFor: a.stepUpFor,
+		StepUp: func(lr *auth.LoginRequiredError) error {
+			a.progressLine().Clear(nil) // the login speaks on stderr
+			return a.stepUp(lr)
+		},
+		Search: func(ctx context.Context, b mux.Backend, req search.Request) ([]catalog.Tool, error) {
+			ans, err := a.search(ctx, b, req)
+			if err != nil {
+				return nil, err
+			}
+			return ans.Tools, nil
+		},
 	}
-	h := &runHost{a: a, b: b, surface: cat.Surface, tools: map[string][]catalog.Tool{}, down: map[string]error{},
-		allowUnknown: allowUnknown, steppedUp: map[string]bool{}}
-	for _, s := range cat.Servers {
-		var u *manifests.UntrustedError
-		if errors.As(s.Err, &u) {
-			return nil, s.Err
-		}
-		if s.Err != nil {
-			a.warn("%s: %s", s.ID, oneLine(s.Err))
-			h.down[s.ID] = s.Err
-			continue
-		}
-		h.tools[s.ID] = s.Tools
-	}
-	return h, nil
-}
-
-func (h *runHost) Tools() map[string][]string {
-	out := make(map[string][]string, len(h.tools))
-	for srv, tools := range h.tools {
-		for _, t := range tools {
-			out[srv] = append(out[srv], t.Name)
-		}
-	}
-	for srv := range h.down {
-		out[srv] = nil
-	}
-	return out
-}
-
-func (h *runHost) Unavailable(server string) error { return h.down[server] }
-
-// Call builds and checks the arguments as `mcp call` does (the engine's
-// Invoke: the same coercion of nulls, refusal of undeclared keys unless
-// --allow-unknown, and validation against the input schema), then calls.
-func (h *runHost) Call(ctx context.Context, server, tool string, args json.RawMessage) (*catalog.Result, error) {
-	res, err := h.call(ctx, server, tool, args)
-	// A server that asks for a wider scope gets it, as in `mcp call`, and
-	// the call is made once more.
-	if lr := h.a.stepUpFor(err); lr != nil {
-		if err := h.stepUp(ctx, lr); err != nil {
-			return nil, err
-		}
-		res, err = h.call(ctx, server, tool, args)
-	}
-	return res, err
-}
-
-func (h *runHost) call(ctx context.Context, server, tool string, args json.RawMessage) (*catalog.Result, error) {
-	ctx, done := h.a.callProgress(ctx, server+"."+tool)
-	defer done()
-	out, err := h.b.Invoke(ctx, server, tool, mux.Args{Base: args, AllowUnknown: h.allowUnknown})
-	if err != nil {
-		return nil, err
-	}
-	return out.Result, nil
-}
-
-// stepUp logs in again for the wider scope lr asks for, once per server
-// and scope in a run: a call that waited while another logged in for the
-// same scope just calls again. The person's approval is no silence of
-// --timeout.
-func (h *runHost) stepUp(ctx context.Context, lr *auth.LoginRequiredError) error {
-	scopes := slices.Sorted(slices.Values(lr.Scopes))
-	key := lr.Server + " " + strings.Join(scopes, " ")
-	h.stepMu.Lock()
-	defer h.stepMu.Unlock()
-	if h.steppedUp[key] {
-		return nil
-	}
-	h.steppedUp[key] = true
-	defer idle.Hold(ctx)()
-	h.a.progressLine().clear(nil) // the login speaks on stderr
-	return h.a.stepUp(lr)
-}
-
-func (h *runHost) List(ctx context.Context, server string) ([]catalog.Tool, error) {
-	if server != "" {
-		srv, ok := h.surface.Server(server)
-		if !ok {
-			return nil, h.surface.NotAvailable(server, "")
-		}
-		return h.tools[srv.ID], nil
-	}
-	var all []catalog.Tool
-	for _, srv := range h.surface.Servers {
-		all = append(all, h.tools[srv.ID]...)
-	}
-	return all, nil
-}
-
-func (h *runHost) NotAvailable(server, tool string) *catalog.NotAvailableError {
-	return h.surface.NotAvailable(server, tool)
-}
-
-func (h *runHost) Search(ctx context.Context, query string, limit int) ([]catalog.Tool, error) {
-	ans, err := h.a.search(ctx, h.b, search.Request{Text: query, Limit: limit})
-	if err != nil {
-		return nil, err
-	}
-	return ans.Tools, nil
 }

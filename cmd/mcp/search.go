@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/manifests"
 	"github.com/mcpsh/mcp/mux"
 	"github.com/mcpsh/mcp/search"
@@ -27,14 +28,14 @@ func (c *searchCmd) Run(a *app) error {
 			return err
 		}
 		if a.globals.JSON {
-			return a.writeJSON(toolsJSON(ans.Tools))
+			return a.writeJSON(catalog.WithoutRaw(ans.Tools))
 		}
 		if len(ans.Tools) == 0 {
 			fmt.Fprintln(a.stderr, "mcp: no tools match; `mcp list` shows every server, `mcp list SERVER` their tools")
 			return nil
 		}
 		for _, t := range ans.Tools {
-			fmt.Fprintln(a.stdout, toolLine(t))
+			fmt.Fprintln(a.stdout, t.Line())
 		}
 		return nil
 	})

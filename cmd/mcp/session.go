@@ -3,14 +3,11 @@ package main
 import (
 	"fmt"
 	"os"
-	"os/user"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 
-	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/session"
+	"github.com/mcpsh/mcp/internal/shell"
 	"github.com/mcpsh/mcp/mux"
 )
 
@@ -29,7 +26,7 @@ func (c *sessionStartCmd) Run(a *app) error {
 		return &usageError{msg: "--trust is for one command, and a session outlives it",
 			hint: "run `mcp trust` after reading the recipe's files, then start the session"}
 	}
-	guest, err := lookupGuest(c.User)
+	guest, err := session.LookupGuest(c.User)
 	if err != nil {
 		return err
 	}
@@ -63,57 +60,19 @@ func (c *sessionStartCmd) Run(a *app) error {
 		}
 		return a.writeJSON(out)
 	}
-	fmt.Fprintf(a.stdout, "export %s=%s\n", session.EnvVar, shellWord(st.Env()))
+	fmt.Fprintf(a.stdout, "export %s=%s\n", session.EnvVar, shell.Word(st.Env()))
 	who := "the package boundary"
 	if a.agent != "" {
 		who = "agent " + a.agent
 	}
 	fmt.Fprintf(a.stderr, "mcp: session %s started for %s (mode %s, %d %s, %s)\n",
-		st.ID, who, s.Mode, len(s.Servers), plural(len(s.Servers), "server", "servers"), boundNote(s, tools))
+		st.ID, who, s.Mode, len(s.Servers), plural(len(s.Servers), "server", "servers"), s.BoundNote(tools))
 	if guest != nil {
-		fmt.Fprintf(a.stderr, "mcp: user %s needs only %s=%s in its environment; nobody else may use the socket\n", guest.Name, session.EnvVar, shellWord(st.Env()))
+		fmt.Fprintf(a.stderr, "mcp: user %s needs only %s=%s in its environment; nobody else may use the socket\n", guest.Name, session.EnvVar, shell.Word(st.Env()))
 		fmt.Fprintf(a.stderr, "mcp: in a container running as uid %d: mount %s and set %s=%s\n",
-			guest.UID, shellWord(filepath.Dir(st.Socket)), session.EnvVar, session.FormatEnv(st.ID, os.Getuid(), "MOUNT/"+filepath.Base(st.Socket)))
+			guest.UID, shell.Word(filepath.Dir(st.Socket)), session.EnvVar, session.FormatEnv(st.ID, os.Getuid(), "MOUNT/"+filepath.Base(st.Socket)))
 	}
 	return nil
-}
-
-// boundNote says how many of a surface's servers are required, which
-// session start has bound, and how many tools they brought.
-func boundNote(s *catalog.Surface, tools int) string {
-	required := 0
-	for _, srv := range s.Servers {
-		if srv.Required {
-			required++
-		}
-	}
-	if required == 0 {
-		return "none required"
-	}
-	return fmt.Sprintf("%d required %s bound with %d %s",
-		required, plural(required, "server", "servers"), tools, plural(tools, "tool", "tools"))
-}
-
-// lookupGuest finds the other local user a session is for: a name or a
-// uid, not the user running mcp.
-func lookupGuest(name string) (*session.Guest, error) {
-	if name == "" {
-		return nil, nil
-	}
-	u, err := user.Lookup(name)
-	if err != nil {
-		if u, err = user.LookupId(name); err != nil {
-			return nil, &usageError{msg: fmt.Sprintf("--user %.40q: no such local user", name)}
-		}
-	}
-	uid, err := strconv.Atoi(u.Uid)
-	if err != nil {
-		return nil, &usageError{msg: fmt.Sprintf("--user %.40q: uid %q is not a number", name, u.Uid)}
-	}
-	if uid == os.Getuid() {
-		return nil, &usageError{msg: fmt.Sprintf("--user %s: that is you; a session is yours without --user", u.Username)}
-	}
-	return &session.Guest{Name: u.Username, UID: uid}, nil
 }
 
 type sessionStopCmd struct {
@@ -132,7 +91,7 @@ func (c *sessionStopCmd) Run(a *app) error {
 			return err
 		}
 	default:
-		st, err := session.Load(stopID(c.ID))
+		st, err := session.Load(session.IDOf(c.ID))
 		if err != nil {
 			return err
 		}
@@ -155,31 +114,7 @@ func (c *sessionStopCmd) Run(a *app) error {
 	return nil
 }
 
-// stopID is the session id that session stop's argument names: the id,
-// or the whole MCP_SESSION value (ID:UID@SOCKET, or the ID@SOCKET of an
-// older mcp); Load refuses anything that is not an id.
-func stopID(arg string) string {
-	head, _, _ := strings.Cut(arg, "@")
-	id, _, _ := strings.Cut(head, ":")
-	return id
-}
-
 type sessionListCmd struct{}
-
-// sessionRow is one session as session list shows it.
-type sessionRow struct {
-	ID      string    `json:"id"`
-	Agent   string    `json:"agent,omitempty"`
-	User    string    `json:"user,omitempty"`
-	Root    string    `json:"root"`
-	Mode    string    `json:"mode"`
-	Started time.Time `json:"started"`
-	Env     string    `json:"env"`
-	// Running says its multiplexer answers; Idle is then how long since
-	// its last request, in seconds.
-	Running bool    `json:"running"`
-	Idle    float64 `json:"idleSeconds,omitempty"`
-}
 
 func (c *sessionListCmd) Run(a *app) error {
 	list, err := session.List()
@@ -188,12 +123,9 @@ func (c *sessionListCmd) Run(a *app) error {
 	}
 	ctx, cancel := a.context()
 	defer cancel()
-	rows := []sessionRow{}
+	rows := []session.Row{}
 	for _, st := range list {
-		r := sessionRow{ID: st.ID, Agent: st.Agent, Root: st.Root, Mode: string(st.Surface.Mode), Started: st.Started, Env: st.Env()}
-		if st.Guest != nil {
-			r.User = st.Guest.Name
-		}
+		r := st.Row()
 		// A session without a socket (no multiplexer on this system) fails
 		// to dial at once.
 		if status, err := mux.StatusOf(ctx, st.Socket); err == nil {
@@ -209,18 +141,7 @@ func (c *sessionListCmd) Run(a *app) error {
 		fmt.Fprintf(a.stderr, "mcp: no session is running (no session state in %s)\n", dir)
 	}
 	for _, r := range rows {
-		agent := "agent " + r.Agent
-		if r.Agent == "" {
-			agent = "the package boundary"
-		}
-		if r.User != "" {
-			agent += " for user " + r.User
-		}
-		state := "ended: its multiplexer is gone"
-		if r.Running {
-			state = "idle " + (time.Duration(r.Idle) * time.Second).String()
-		}
-		fmt.Fprintf(a.stdout, "%s  %s  %s  started %s  %s\n", r.ID, agent, r.Root, r.Started.Local().Format(time.DateTime), state)
+		fmt.Fprintln(a.stdout, r.Line())
 	}
 	return nil
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/manifests"
@@ -83,32 +82,8 @@ func listSources(a *app) error {
 	if user {
 		fmt.Fprintln(a.stdout, "files:")
 		for _, f := range r.Sources {
-			fmt.Fprintf(a.stdout, "  %s  %s\n", sourceName(f), sourceOutcome(f))
+			fmt.Fprintf(a.stdout, "  %s  %s\n", f.Label(), f.Outcome())
 		}
 	}
 	return nil
-}
-
-func sourceName(f manifests.Source) string {
-	name := f.File
-	if f.Section != "" {
-		name += " " + f.Section
-	}
-	if f.Program != "" {
-		name += " (" + f.Program + ")"
-	}
-	return name
-}
-
-// sourceOutcome says what came of a file: how many servers, how many
-// entries skipped, or why it was skipped whole.
-func sourceOutcome(f manifests.Source) string {
-	if f.Skipped != "" {
-		return "skipped: " + f.Skipped
-	}
-	s := strconv.Itoa(f.Servers) + " " + plural(f.Servers, "server", "servers")
-	if f.SkippedEntries > 0 {
-		s += fmt.Sprintf(", %d %s skipped", f.SkippedEntries, plural(f.SkippedEntries, "entry", "entries"))
-	}
-	return s
 }

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
@@ -41,14 +39,14 @@ func (c *trustCmd) Run(a *app) error {
 		return a.writeJSON(st)
 	}
 	if !st.Needed {
-		fmt.Fprintln(a.stdout, nothingToTrust(r))
+		fmt.Fprintln(a.stdout, manifests.NothingToTrust(&r.Trust))
 		return nil
 	}
 	names := make([]string, len(st.Files))
 	for i, f := range st.Files {
 		names[i] = f.Path
 	}
-	fmt.Fprintf(a.stdout, "trusted %s (%s): allows %s\n", st.Dir, strings.Join(names, ", "), serversToStart(st.Servers))
+	fmt.Fprintf(a.stdout, "trusted %s (%s): allows %s\n", st.Dir, strings.Join(names, ", "), manifests.ServersToStart(st.Servers))
 	return nil
 }
 
@@ -120,83 +118,4 @@ func (c *trustCmd) list(a *app) error {
 		fmt.Fprintf(a.stdout, "%s  %s  %s\n", d.Dir, d.Trusted.Local().Format(time.DateTime), state)
 	}
 	return nil
-}
-
-// nothingToTrust says why a directory needs no trust.
-func nothingToTrust(r *manifests.Recipe) string {
-	if r.Trust.Home {
-		return fmt.Sprintf("nothing to trust in %s: it is your home directory, and its files are your own", r.Trust.Dir)
-	}
-	return fmt.Sprintf("nothing to trust in %s: it has none of %s", r.Trust.Dir, strings.Join(manifests.ProjectFiles(), ", "))
-}
-
-// serversToStart says which servers a trust allows to start.
-func serversToStart(servers []string) string {
-	if len(servers) == 0 {
-		return "no server to start"
-	}
-	return fmt.Sprintf("%d %s to start: %s", len(servers), plural(len(servers), "server", "servers"), strings.Join(servers, ", "))
-}
-
-// trustCommand is the command that trusts dir, as a person would type it.
-func trustCommand(dir string) string { return "mcp trust " + shellWord(dir) }
-
-// plainWord is what a shell takes as it is, in an argument and in the
-// value of an assignment (where a ~ after = or : would expand).
-var plainWord = regexp.MustCompile(`^[A-Za-z0-9_./@%+=:,-]+$`)
-
-// shellWord quotes s for a POSIX shell when it needs quoting: a path, a
-// session's MCP_SESSION value.
-func shellWord(s string) string {
-	if plainWord.MatchString(s) {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// untrustedHints are the hint lines for servers that were not started
-// because their directory is not trusted: for each directory, what
-// trusting it would allow, or why it cannot be trusted.
-func untrustedHints(errs []error) []string {
-	var dirs []string
-	servers := map[string][]string{}
-	unsafe := map[string]string{}
-	for _, err := range errs {
-		var u *manifests.UntrustedError
-		if !errors.As(err, &u) {
-			continue
-		}
-		if _, ok := servers[u.Dir]; !ok {
-			dirs = append(dirs, u.Dir)
-		}
-		servers[u.Dir] = append(servers[u.Dir], u.Server)
-		unsafe[u.Dir] = u.Unsafe
-	}
-	out := make([]string, 0, len(dirs))
-	for _, d := range dirs {
-		if unsafe[d] != "" {
-			out = append(out, fmt.Sprintf("%s cannot be trusted: %s", d, unsafe[d]))
-			continue
-		}
-		out = append(out, fmt.Sprintf("`%s` would allow %s", trustCommand(d), serversToStart(servers[d])))
-	}
-	return out
-}
-
-// trustLine is the one line of mcp check about trust.
-func trustLine(st *manifests.TrustState) string {
-	switch {
-	case st.Home:
-		return "trust: not needed (your home directory's files are your own)"
-	case !st.Needed:
-		return "trust: not needed (no project files here)"
-	case st.Trusted:
-		return fmt.Sprintf("trust: %s, trusted %s", st.Dir, st.Since.Local().Format(time.DateTime))
-	case len(st.Unsafe) > 0:
-		return fmt.Sprintf("trust: untrusted, and %s cannot be trusted: %s", st.Dir, st.Unsafe[0])
-	case len(st.Changed) > 0:
-		return fmt.Sprintf("trust: untrusted, %s changed since you trusted it; `%s` would allow %s",
-			strings.Join(st.Changed, ", "), trustCommand(st.Dir), serversToStart(st.Servers))
-	}
-	return fmt.Sprintf("trust: untrusted; `%s` would allow %s", trustCommand(st.Dir), serversToStart(st.Servers))
 }

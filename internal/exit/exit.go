@@ -18,6 +18,17 @@ const (
 	Config       = 5 // invalid configuration
 )
 
+// Meanings are the table of docs/exit-codes.md, one line a code, as help,
+// the man page and a session's guide say it.
+var Meanings = []string{
+	"0 ok",
+	"1 the tool ran and reported an error",
+	"2 usage error, or refused in a session",
+	"3 not available here",
+	"4 the server failed or a wait ran out (start, connect, timeout, lost connection, invalid reply)",
+	"5 invalid configuration, or a project not trusted",
+}
+
 // Coder is an error that knows its exit code.
 type Coder interface {
 	error

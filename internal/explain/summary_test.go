@@ -1,4 +1,4 @@
-package main
+package explain
 
 import (
 	"context"
@@ -94,11 +94,11 @@ func TestErrorSummary(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			err := tt.err(t)
-			got := errorSummary(err)
+			got := Summary(err)
 			if got != tt.want {
-				t.Errorf("errorSummary(%q)\n got %q\nwant %q", err, got, tt.want)
+				t.Errorf("Summary(%q)\n got %q\nwant %q", err, got, tt.want)
 			}
-			if strings.Contains(got, "SeCrEt") || strings.ContainsAny(got, "\n\r") || len([]rune(got)) > maxSummary {
+			if strings.Contains(got, "SeCrEt") || strings.ContainsAny(got, "\n\r") || len([]rune(got)) > MaxSummary {
 				t.Errorf("summary %q holds a secret, a newline or is too long", got)
 			}
 		})
@@ -107,7 +107,7 @@ func TestErrorSummary(t *testing.T) {
 	// In a session, the command is to be run outside it.
 	t.Setenv(session.EnvVar, "s1")
 	err = connectErr(t, manifests.Endpoint{ID: "notes", URL: srv.MCPURL, Type: "http"}, 0)
-	if got, want := errorSummary(err), "needs a login: run `mcp auth login notes` outside the session"; got != want {
+	if got, want := Summary(err), "needs a login: run `mcp auth login notes` outside the session"; got != want {
 		t.Errorf("in a session: %q, want %q", got, want)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package catalog
 
 import (
 	"bytes"
@@ -7,22 +7,35 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/exit"
 )
 
-// checkArgsObject refuses --args unless data is one JSON object with
-// nothing after it but whitespace. from names where data came from ("" for
-// the command line). The message says where the text goes wrong, never
-// what it holds: a file named by mistake may be anyone's secret.
-func checkArgsObject(data []byte, from string) error {
-	refuse := func(why string) error {
-		if from == "" {
-			return &usageError{msg: "--args: not one JSON object: " + why}
-		}
-		return &usageError{msg: "--args: " + from + " is not one JSON object: " + why}
+// ArgsObjectError refuses --args that is not one JSON object: exit 2.
+// It says where the text goes wrong, never what it holds: a file named by
+// mistake may be anyone's secret.
+type ArgsObjectError struct {
+	From string // where the text came from: "" for the command line, "stdin" or a path
+	Why  string // what is wrong, in words
+}
+
+// Error is the one line of the refusal.
+func (e *ArgsObjectError) Error() string {
+	if e.From == "" {
+		return "--args: not one JSON object: " + e.Why
 	}
-	if len(data) > catalog.MaxArgsSize {
-		return refuse(fmt.Sprintf("it is larger than %d MiB", catalog.MaxArgsSize>>20))
+	return "--args: " + e.From + " is not one JSON object: " + e.Why
+}
+
+// ExitCode is exit.Usage: the command line is wrong.
+func (e *ArgsObjectError) ExitCode() int { return exit.Usage }
+
+// CheckArgsObject refuses --args unless data is one JSON object with
+// nothing after it but whitespace, with an *ArgsObjectError. from names
+// where data came from ("" for the command line).
+func CheckArgsObject(data []byte, from string) error {
+	refuse := func(why string) error { return &ArgsObjectError{From: from, Why: why} }
+	if len(data) > MaxArgsSize {
+		return refuse(fmt.Sprintf("it is larger than %d MiB", MaxArgsSize>>20))
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var v json.RawMessage

@@ -1,4 +1,4 @@
-package main
+package idle
 
 import (
 	"context"
@@ -8,28 +8,29 @@ import (
 	"time"
 
 	"github.com/mcpsh/mcp/internal/exit"
-	"github.com/mcpsh/mcp/internal/idle"
 )
 
-// inputTimeoutError says a pipe, FIFO or stdin sent nothing for --timeout:
+// InputTimeoutError says a pipe, FIFO or stdin sent nothing for --timeout:
 // the wait ran out, exit 4 like any other.
-type inputTimeoutError struct {
-	what  string // "--args", "the program"
-	from  string // "stdin" or a path
-	after time.Duration
+type InputTimeoutError struct {
+	What  string // "--args", "the program"
+	From  string // "stdin" or a path
+	After time.Duration
 }
 
-func (e *inputTimeoutError) Error() string {
-	return fmt.Sprintf("%s: nothing came from %s for %s (--timeout)", e.what, e.from, e.after)
+// Error names what was read, from where, and for how long nothing came.
+func (e *InputTimeoutError) Error() string {
+	return fmt.Sprintf("%s: nothing came from %s for %s (--timeout)", e.What, e.From, e.After)
 }
 
-func (e *inputTimeoutError) ExitCode() int { return exit.Upstream }
+// ExitCode is exit.Upstream: a wait ran out.
+func (e *InputTimeoutError) ExitCode() int { return exit.Upstream }
 
-// readInput reads up to limit bytes and one more (the caller decides about
+// ReadInput reads up to limit bytes and one more (the caller decides about
 // more) from open's reader, waiting at most timeout (0: without end) for
 // each next byte, as --timeout bounds every other wait: for the open (a
 // FIFO without a writer) and for each read after it.
-func readInput(what, from string, timeout time.Duration, limit int64, open func() (io.ReadCloser, error)) ([]byte, error) {
+func ReadInput(what, from string, timeout time.Duration, limit int64, open func() (io.ReadCloser, error)) ([]byte, error) {
 	read := func(touch func()) ([]byte, error) {
 		r, err := open()
 		if err != nil {
@@ -46,7 +47,7 @@ func readInput(what, from string, timeout time.Duration, limit int64, open func(
 	if timeout <= 0 {
 		return read(func() {})
 	}
-	ctx, touch, cancel := idle.WithTimeout(context.Background(), timeout)
+	ctx, touch, cancel := WithTimeout(context.Background(), timeout)
 	defer cancel()
 	type got struct {
 		b   []byte
@@ -63,7 +64,7 @@ func readInput(what, from string, timeout time.Duration, limit int64, open func(
 	case g := <-done:
 		return g.b, g.err
 	case <-ctx.Done():
-		return nil, &inputTimeoutError{what: what, from: from, after: timeout}
+		return nil, &InputTimeoutError{What: what, From: from, After: timeout}
 	}
 }
 
@@ -81,13 +82,13 @@ func (t touchReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// stdinOpener reads stdin, which is not closed after.
-func stdinOpener(stdin io.Reader) func() (io.ReadCloser, error) {
+// StdinOpener reads stdin, which is not closed after.
+func StdinOpener(stdin io.Reader) func() (io.ReadCloser, error) {
 	return func() (io.ReadCloser, error) { return io.NopCloser(stdin), nil }
 }
 
-// fileOpener opens path; an error names the path once.
-func fileOpener(path string) func() (io.ReadCloser, error) {
+// FileOpener opens path; an error names the path once.
+func FileOpener(path string) func() (io.ReadCloser, error) {
 	return func() (io.ReadCloser, error) {
 		f, err := os.Open(path)
 		if err != nil {

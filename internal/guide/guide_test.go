@@ -1,4 +1,4 @@
-package main
+package guide
 
 import (
 	"bytes"
@@ -24,7 +24,7 @@ func TestWriteGuide_sizeAndExamples(t *testing.T) {
 		cat.Servers = append(cat.Servers, s)
 	}
 	var b bytes.Buffer
-	writeGuide(&b, cat)
+	Write(&b, cat, func(err error) string { return err.Error() })
 	out := b.String()
 	if b.Len() > 3000 {
 		t.Errorf("guide of 40 servers is %d bytes:\n%s", b.Len(), out)

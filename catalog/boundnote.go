@@ -1,0 +1,26 @@
+package catalog
+
+import "fmt"
+
+// BoundNote says how many of the surface's servers are required, which
+// session start has bound, and how many tools they brought.
+func (s *Surface) BoundNote(tools int) string {
+	required := 0
+	for _, srv := range s.Servers {
+		if srv.Required {
+			required++
+		}
+	}
+	if required == 0 {
+		return "none required"
+	}
+	return fmt.Sprintf("%d required %s bound with %d %s",
+		required, plural(required, "server", "servers"), tools, plural(tools, "tool", "tools"))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
