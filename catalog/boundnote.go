@@ -1,6 +1,10 @@
 package catalog
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/mcpsh/mcp/internal/words"
+)
 
 // BoundNote says how many of the surface's servers are required, which
 // session start has bound, and how many tools they brought.
@@ -15,12 +19,5 @@ func (s *Surface) BoundNote(tools int) string {
 		return "none required"
 	}
 	return fmt.Sprintf("%d required %s bound with %d %s",
-		required, plural(required, "server", "servers"), tools, plural(tools, "tool", "tools"))
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+		required, words.Plural(required, "server", "servers"), tools, words.Plural(tools, "tool", "tools"))
 }

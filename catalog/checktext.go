@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mcpsh/mcp/internal/exit"
+	"github.com/mcpsh/mcp/internal/words"
 	"github.com/mcpsh/mcp/manifests"
 )
 
@@ -20,7 +21,7 @@ func (e *ProblemsError) ExitCode() int { return exit.Config }
 
 // Error counts the problems.
 func (e *ProblemsError) Error() string {
-	return fmt.Sprintf("%d %s in the configuration", e.N, plural(e.N, "problem", "problems"))
+	return fmt.Sprintf("%d %s in the configuration", e.N, words.Plural(e.N, "problem", "problems"))
 }
 
 // Err is a *ProblemsError when the report found problems, else nil.

@@ -3,6 +3,8 @@ package manifests
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/mcpsh/mcp/internal/words"
 )
 
 // Label names a file read for the user's configuration: its path, the
@@ -24,9 +26,9 @@ func (f Source) Outcome() string {
 	if f.Skipped != "" {
 		return "skipped: " + f.Skipped
 	}
-	s := strconv.Itoa(f.Servers) + " " + plural(f.Servers, "server", "servers")
+	s := strconv.Itoa(f.Servers) + " " + words.Plural(f.Servers, "server", "servers")
 	if f.SkippedEntries > 0 {
-		s += fmt.Sprintf(", %d %s skipped", f.SkippedEntries, plural(f.SkippedEntries, "entry", "entries"))
+		s += fmt.Sprintf(", %d %s skipped", f.SkippedEntries, words.Plural(f.SkippedEntries, "entry", "entries"))
 	}
 	return s
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpsh/mcp/internal/shell"
+	"github.com/mcpsh/mcp/internal/words"
 )
 
 // NothingToTrust says why the directory of st needs no trust.
@@ -25,7 +26,7 @@ func ServersToStart(servers []string) string {
 	if len(servers) == 0 {
 		return "no server to start"
 	}
-	return fmt.Sprintf("%d %s to start: %s", len(servers), plural(len(servers), "server", "servers"), strings.Join(servers, ", "))
+	return fmt.Sprintf("%d %s to start: %s", len(servers), words.Plural(len(servers), "server", "servers"), strings.Join(servers, ", "))
 }
 
 // TrustCommand is the command that trusts dir, as a person would type it.
@@ -76,11 +77,4 @@ func TrustLine(st *TrustState) string {
 			strings.Join(st.Changed, ", "), TrustCommand(st.Dir), ServersToStart(st.Servers))
 	}
 	return fmt.Sprintf("trust: untrusted; `%s` would allow %s", TrustCommand(st.Dir), ServersToStart(st.Servers))
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mcpsh/mcp/internal/words"
 	"github.com/mcpsh/mcp/mux"
 )
 
@@ -39,13 +40,13 @@ func (c *daemonStatusCmd) Run(a *app) error {
 	for _, m := range ms {
 		st := m.Status
 		fmt.Fprintf(a.stdout, "pid %d  %s  (up %s, %d %s)\n", st.PID, st.Label,
-			time.Since(st.Started).Round(time.Second), st.Requests, plural(int(st.Requests), "request", "requests"))
+			time.Since(st.Started).Round(time.Second), st.Requests, words.Plural(int(st.Requests), "request", "requests"))
 		for _, srv := range st.Servers {
 			state := "connected"
 			if !srv.Connected {
 				state = "connecting"
 			}
-			fmt.Fprintf(a.stdout, "  %s  %s, %d %s", srv.ID, state, srv.Tools, plural(srv.Tools, "tool", "tools"))
+			fmt.Fprintf(a.stdout, "  %s  %s, %d %s", srv.ID, state, srv.Tools, words.Plural(srv.Tools, "tool", "tools"))
 			if srv.PID > 0 {
 				fmt.Fprintf(a.stdout, ", pid %d", srv.PID)
 			}
@@ -76,6 +77,6 @@ func (c *daemonStopCmd) Run(a *app) error {
 		fmt.Fprintln(a.stderr, "mcp: no multiplexer to stop")
 		return nil
 	}
-	fmt.Fprintf(a.stderr, "mcp: stopped %d %s\n", n, plural(n, "multiplexer", "multiplexers"))
+	fmt.Fprintf(a.stderr, "mcp: stopped %d %s\n", n, words.Plural(n, "multiplexer", "multiplexers"))
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/explain"
+	"github.com/mcpsh/mcp/internal/words"
 	"github.com/mcpsh/mcp/manifests"
 	"github.com/mcpsh/mcp/mux"
 )
@@ -108,7 +109,7 @@ func (c *listCmd) printServers(a *app, lines []serverLine) error {
 		if l.Error != "" {
 			fmt.Fprintf(a.stdout, "%s  %s\n", l.ID, l.Error)
 		} else {
-			fmt.Fprintf(a.stdout, "%s  %d %s\n", l.ID, l.Tools, plural(l.Tools, "tool", "tools"))
+			fmt.Fprintf(a.stdout, "%s  %d %s\n", l.ID, l.Tools, words.Plural(l.Tools, "tool", "tools"))
 		}
 	}
 	return nil
@@ -134,13 +135,6 @@ func (c *listCmd) one(a *app, t catalog.Tool) error {
 	}
 	t.WriteText(a.stdout)
 	return nil
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // noServers is the line for a list with nothing in it: where the servers

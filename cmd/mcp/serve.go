@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/toolsmode"
+	"github.com/mcpsh/mcp/internal/words"
 	"github.com/mcpsh/mcp/mux"
 )
 
@@ -72,6 +73,6 @@ func (serveCmd) Run(a *app) error {
 	cancel()
 	active := srv.Active()
 	fmt.Fprintf(a.stderr, "mcp: serving agent %s in tools mode: %d %s at start, %d deferred\n",
-		a.agent, len(active), plural(len(active), "tool", "tools"), srv.Deferred())
+		a.agent, len(active), words.Plural(len(active), "tool", "tools"), srv.Deferred())
 	return srv.ServeStdio(ctx, a.stdin, a.out)
 }

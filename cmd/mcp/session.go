@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpsh/mcp/internal/session"
 	"github.com/mcpsh/mcp/internal/shell"
+	"github.com/mcpsh/mcp/internal/words"
 	"github.com/mcpsh/mcp/mux"
 )
 
@@ -66,7 +67,7 @@ func (c *sessionStartCmd) Run(a *app) error {
 		who = "agent " + a.agent
 	}
 	fmt.Fprintf(a.stderr, "mcp: session %s started for %s (mode %s, %d %s, %s)\n",
-		st.ID, who, s.Mode, len(s.Servers), plural(len(s.Servers), "server", "servers"), s.BoundNote(tools))
+		st.ID, who, s.Mode, len(s.Servers), words.Plural(len(s.Servers), "server", "servers"), s.BoundNote(tools))
 	if guest != nil {
 		fmt.Fprintf(a.stderr, "mcp: user %s needs only %s=%s in its environment; nobody else may use the socket\n", guest.Name, session.EnvVar, shell.Word(st.Env()))
 		fmt.Fprintf(a.stderr, "mcp: in a container running as uid %d: mount %s and set %s=%s\n",

@@ -17,6 +17,7 @@ import (
 	"github.com/mcpsh/mcp/internal/exit"
 	"github.com/mcpsh/mcp/internal/script"
 	"github.com/mcpsh/mcp/internal/session"
+	"github.com/mcpsh/mcp/internal/words"
 	"github.com/mcpsh/mcp/manifests"
 	"github.com/mcpsh/mcp/mux"
 	"github.com/mcpsh/mcp/mux/upstream"
@@ -127,7 +128,7 @@ func unknownArgsHint(e *catalog.UnknownArgsError) string {
 	}
 	switch {
 	case len(far) == len(e.Keys):
-		parts = append(parts, "--allow-unknown sends "+plural(len(far), "it", "them")+" anyway")
+		parts = append(parts, "--allow-unknown sends "+words.Plural(len(far), "it", "them")+" anyway")
 	case len(far) > 0:
 		parts = append(parts, "--allow-unknown sends "+strings.Join(far, ", ")+" anyway")
 	}
@@ -190,11 +191,4 @@ func LoginRequiredLine(err error, e *auth.LoginRequiredError) string {
 		prefix = "session not started: "
 	}
 	return fmt.Sprintf("%s%s: run `%s`%s", prefix, e.Error(), e.Command(), where)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpsh/mcp/internal/clip"
 	"github.com/mcpsh/mcp/internal/exit"
 	"github.com/mcpsh/mcp/internal/shell"
+	"github.com/mcpsh/mcp/internal/words"
 	"github.com/mcpsh/mcp/mux"
 )
 
@@ -81,7 +82,7 @@ func writeServerLines(w io.Writer, servers []mux.ServerTools, summary func(error
 			for j, t := range s.Tools {
 				names[j] = t.Name
 			}
-			line = fmt.Sprintf("%d %s: %s", len(s.Tools), plural(len(s.Tools), "tool", "tools"), strings.Join(names, ", "))
+			line = fmt.Sprintf("%d %s: %s", len(s.Tools), words.Plural(len(s.Tools), "tool", "tools"), strings.Join(names, ", "))
 		}
 		fmt.Fprintf(w, "  %-*s  %s\n", width, s.ID, clip.Runes(line, max(78-max(width, len(s.ID)), 24)))
 	}
@@ -183,11 +184,4 @@ func jsKey(k string) string {
 		return k
 	}
 	return fmt.Sprintf("%q", k)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -274,4 +274,3 @@ func List() ([]*State, error) {
 	sort.Slice(out, func(i, j int) bool { return out[i].Started.Before(out[j].Started) })
 	return out, nil
 }
-
