@@ -230,9 +230,13 @@ func Load(id string) (*State, error) {
 		return nil, err
 	}
 	data, err := safefile.Options{NoSymlink: true, Own: true, Private: true, Limit: maxStateSize}.Read(p)
-	if errors.Is(err, fs.ErrNotExist) {
+	var unsafe *safefile.Error
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return nil, &NotFoundError{ID: id}
-	} else if err != nil {
+	case errors.As(err, &unsafe) && (unsafe.Kind == safefile.Unsafe || unsafe.Kind == safefile.NotRegular):
+		return nil, fmt.Errorf("session %s: the state file is not private to this user: %s", id, unsafe)
+	case err != nil:
 		return nil, fmt.Errorf("session %s: %w", id, err)
 	}
 	var st State
