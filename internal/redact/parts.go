@@ -6,6 +6,7 @@ import (
 	"encoding/pem"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 )
 
 // A secret that is structured (a JSON credential file, a PEM key, a list
@@ -78,6 +79,11 @@ func (p *parts) of(v string, depth int) {
 
 // json takes the string values of v, when it is JSON.
 func (p *parts) json(v string, depth int) bool {
+	// Decoding puts U+FFFD for each byte that is not UTF-8: such a
+	// string is not in v, and would mask nothing.
+	if !utf8.ValidString(v) {
+		return false
+	}
 	dec := json.NewDecoder(strings.NewReader(v))
 	dec.UseNumber()
 	var tree any
