@@ -333,3 +333,32 @@ func callText(ctx context.Context, t *testing.T, c *client.Client, name string, 
 	}
 	return strings.Join(parts, "\n"), res.IsError
 }
+
+// startServe runs mcp serve with args as a child of an MCP client and
+// initializes it as client name, and returns the client, the context
+// that bounds the process and the server's stderr; the client closes, and
+// the stderr is shown when the test failed, when the test ends.
+func startServe(t *testing.T, env, args []string, name string, opts ...client.ClientOption) (*client.Client, context.Context, *testenv.SyncBuffer) {
+	t.Helper()
+	stderr := new(testenv.SyncBuffer)
+	tr := transport.NewStdioWithOptions(mcpBinary(t), env, args, transport.WithCommandStderrWriter(stderr))
+	c := client.NewClient(tr, opts...)
+	// The context of Start bounds the process's life.
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	t.Cleanup(func() {
+		_ = c.Close()
+		cancel()
+		if t.Failed() {
+			t.Logf("mcp serve stderr:\n%s", stderr.String())
+		}
+	})
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ClientInfo = mcp.Implementation{Name: name, Version: "1"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	return c, ctx, stderr
+}

@@ -1,16 +1,13 @@
 package main
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpsh/mcp/internal/session"
@@ -51,26 +48,8 @@ func TestServe_modernUpstreams(t *testing.T) {
 		t.Fatalf("mcp trust: exit %d: %s", code, stderr)
 	}
 
-	var stderr testenv.SyncBuffer
-	tr := transport.NewStdioWithOptions(mcpBinary(t), env, []string{"--recipe", recipe, "serve", "--agent", "tooler"},
-		transport.WithCommandStderrWriter(&stderr))
-	c := client.NewClient(tr, client.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION))
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	defer func() {
-		if t.Failed() {
-			t.Logf("mcp serve stderr:\n%s", stderr.String())
-		}
-	}()
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	init := mcp.InitializeRequest{}
-	init.Params.ClientInfo = mcp.Implementation{Name: "serve-test", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		t.Fatalf("initialize: %v", err)
-	}
+	c, ctx, stderr := startServe(t, env, []string{"--recipe", recipe, "serve", "--agent", "tooler"}, "serve-test",
+		client.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION))
 	want := []string{"modern__echo", "modern_http__echo", "raw__odd", "raw__pending", "raw__route"}
 	if got := listNames(ctx, t, c); !slices.Equal(got, want) {
 		t.Errorf("tools/list = %v, want %v", got, want)

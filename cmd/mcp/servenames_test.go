@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -10,11 +9,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
-	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpsh/mcp/internal/session"
-	"github.com/mcpsh/mcp/internal/testenv"
 	"github.com/mcpsh/mcp/internal/toolsmode"
 )
 
@@ -61,26 +57,8 @@ func TestServe_excludedVariants(t *testing.T) {
 	if code, _, stderr := runMCP(t, env, "trust", dir); code != 0 {
 		t.Fatalf("mcp trust: exit %d: %s", code, stderr)
 	}
-	var stderr testenv.SyncBuffer
-	tr := transport.NewStdioWithOptions(mcpBinary(t), env, []string{"--recipe", dir, "serve", "--agent", "tooler"},
-		transport.WithCommandStderrWriter(&stderr))
-	c := client.NewClient(tr, client.WithDiscoverTimeout(60*time.Second))
-	defer func() {
-		_ = c.Close()
-		if t.Failed() {
-			t.Logf("mcp serve stderr:\n%s", stderr.String())
-		}
-	}()
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
-	defer cancel()
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	init := mcp.InitializeRequest{}
-	init.Params.ClientInfo = mcp.Implementation{Name: "serve-test", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		t.Fatalf("initialize: %v", err)
-	}
+	c, ctx, _ := startServe(t, env, []string{"--recipe", dir, "serve", "--agent", "tooler"}, "serve-test",
+		client.WithDiscoverTimeout(60*time.Second))
 	listed := listNames(ctx, t, c)
 	if !strings.Contains(strings.Join(listed, " "), "f__echo") {
 		t.Fatalf("tools/list = %v, want f's tools", listed)
