@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/mcpsh/mcp/internal/exit"
-	"github.com/mcpsh/mcp/internal/safefile"
 )
 
 // A file another user owns or can change is not configuration and is not
@@ -44,11 +43,3 @@ func (e *UnsafeError) ExitCode() int { return exit.Config }
 func (e *UnsafeError) Error() string {
 	return fmt.Sprintf("cannot trust %s: %s", printable(e.Dir), printable(e.File.String()))
 }
-
-// UnsafeDir says why dir is no place for the user's own files, as a
-// predicate ("is under /x, which is writable by group or others"), or ""
-// when it is: dir and every directory above it, as written and where
-// symlinks lead, are the user's or root's and writable by nobody else
-// unless sticky. Whoever could write one of them could rename what the
-// user makes there and put their own in its place.
-func UnsafeDir(dir string) string { return safefile.CheckDir(dir) }

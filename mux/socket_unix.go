@@ -15,7 +15,7 @@ import (
 
 	"github.com/mcpsh/mcp/internal/exit"
 	"github.com/mcpsh/mcp/internal/privdir"
-	"github.com/mcpsh/mcp/manifests"
+	"github.com/mcpsh/mcp/internal/safefile"
 )
 
 // Supported says whether this system runs multiplexers; where it
@@ -71,7 +71,7 @@ func tempBase() (string, error) {
 // would rename the directory made there and put one of their own, holding
 // links to the user's files, in its place.
 func safeParent(dir string) error {
-	if why := manifests.UnsafeDir(dir); why != "" {
+	if why := safefile.CheckDir(dir); why != "" {
 		return &BadTempDirError{Dir: dir, Why: why}
 	}
 	return nil

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcpsh/mcp/internal/safefile"
 	"github.com/mcpsh/mcp/manifests"
 )
 
@@ -126,7 +127,7 @@ func installedBin(dir, spec string) (string, error) {
 	// The prefix and every directory above it are the user's or root's
 	// and nobody else may write them (unless sticky): whoever could would
 	// swap node_modules between this check and the start.
-	if why := manifests.UnsafeDir(prefix); why != "" {
+	if why := safefile.CheckDir(prefix); why != "" {
 		return "", &unsafePathError{path: nm, why: why}
 	}
 	chain := []string{nm}
