@@ -9,10 +9,6 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// Owned is true on Windows: a file's FileInfo carries no owner there, and
-// the checks of a private directory read its security descriptor instead.
-func Owned(os.FileInfo) bool { return true }
-
 // notPrivate says why dir is not this user's alone, or "", from its
 // security descriptor, since Windows has no unix modes (every directory
 // reads as 0777): its owner must be this user (or the owner this user's
