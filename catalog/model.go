@@ -29,7 +29,6 @@ type prop struct {
 	items    *prop
 	fields   map[string]*prop // an object's properties
 	required []string         // an object's required properties
-	order    []string         // an object's properties as the schema lists them
 }
 
 func (p *prop) allows(t string) bool {

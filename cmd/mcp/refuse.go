@@ -8,9 +8,6 @@ import (
 	"github.com/mcpsh/mcp/internal/exit"
 )
 
-// A session has these verbs and nothing else.
-var sessionVerbs = map[string]bool{"search": true, "list": true, "call": true, "run": true}
-
 var refusedFlags = map[string]string{
 	"--stdio": "ad-hoc transports", "--sse": "ad-hoc transports", "--http": "ad-hoc transports",
 	"--transport": "ad-hoc transports", "--command": "ad-hoc transports", "--url": "URL selectors",
