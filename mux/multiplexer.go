@@ -254,7 +254,9 @@ func New(opts Options) (*Multiplexer, error) {
 func (d *Multiplexer) Serve(ctx context.Context, ln net.Listener) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	told := make(chan struct{}) // every client is told why
 	go func() {
+		defer close(told)
 		select {
 		case <-ctx.Done():
 		case <-d.stopped:
@@ -299,6 +301,14 @@ func (d *Multiplexer) Serve(ctx context.Context, ln net.Listener) error {
 			d.handle(ctx, cc, guest)
 		}()
 	}
+	// The clients are told why before their calls are cancelled: a call
+	// cancelled first would answer with its cancellation.
+	if ctx.Err() != nil {
+		d.stopFor(stopBySignal)
+	} else {
+		d.stopFor(stopListener)
+	}
+	<-told
 	cancel()
 	// Calls end with their requests; one stuck beneath them (a write to a
 	// server that reads no more) ends when its server is closed, which

@@ -45,6 +45,7 @@ const (
 	stopEnded     = "the session ended"
 	stopIdle      = "it was idle"
 	stopRetired   = "its servers' environment changed"
+	stopListener  = "its socket failed"
 )
 
 // clientConn is a client's connection as the multiplexer answers it: one
