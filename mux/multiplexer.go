@@ -240,7 +240,7 @@ func New(opts Options) (*Multiplexer, error) {
 	}
 	d := &Multiplexer{opts: opts, cfg: cfg, log: opts.Logger, started: time.Now(), stopped: make(chan struct{}),
 		guestReads: make(chan struct{}, maxGuestReads), refusing: make(chan struct{}, maxRefusing)}
-	d.refused = &refusalLog{log: opts.Logger, interval: refusalInterval}
+	d.refused = &refusalLog{log: opts.Logger, interval: refusalInterval, now: time.Now}
 	d.eng = opts.NewEngine(cfg)
 	d.lastReq.Store(time.Now().UnixNano())
 	d.checkIdentity(cfg)

@@ -13,6 +13,8 @@ import (
 type refusalLog struct {
 	log      *slog.Logger
 	interval time.Duration
+	// now is the clock: time.Now.
+	now func() time.Time
 
 	mu      sync.Mutex
 	last    time.Time
@@ -26,7 +28,7 @@ const refusalInterval = 10 * time.Second
 // interval ago.
 func (r *refusalLog) note(msg string, args ...any) {
 	r.mu.Lock()
-	now := time.Now()
+	now := r.now()
 	if !r.last.IsZero() && now.Sub(r.last) < r.interval {
 		r.skipped++
 		r.mu.Unlock()
