@@ -1,4 +1,4 @@
-//go:build !linux
+//go:build !linux && !darwin && !freebsd
 
 package mux
 
@@ -14,7 +14,7 @@ import (
 // user: here the kernel does not say who is at the other end of a socket.
 const GuestsSupported = false
 
-var errNoGuests = errors.New("a session for another user needs Linux, where the multiplexer can tell who connects")
+var errNoGuests = errors.New("a session for another user needs Linux, macOS or FreeBSD, where the multiplexer can tell who connects")
 
 // peerUID trusts the socket's directory: it is 0700 and this user's, so
 // no other user can reach the socket.
