@@ -368,6 +368,27 @@ func (e *Engine) Known(ctx context.Context, server string) ([]catalog.Tool, erro
 	return e.Tools(ctx, server)
 }
 
+// Seen returns a server's authorized tools as they were last seen, without
+// connecting: its live connection's list, else the catalog cache's
+// however old, else none. A server that may not be reached (its directory
+// is not trusted) has none.
+func (e *Engine) Seen(_ context.Context, server string) ([]catalog.Tool, error) {
+	srv, s, err := e.server(server)
+	if err != nil {
+		return nil, err
+	}
+	if e.refusal(srv.ID) != nil {
+		return nil, nil
+	}
+	if c := e.live(srv.ID); c != nil {
+		if p := c.lastList.Load(); p != nil {
+			return s.Filter(srv.ID, *p), nil
+		}
+	}
+	tools, _ := e.Cached(srv.ID)
+	return tools, nil
+}
+
 // Catalog implements Backend: every server's tools as how says, fetched
 // four at a time.
 func (e *Engine) Catalog(ctx context.Context, how Listing) (*Catalog, error) {
@@ -378,8 +399,11 @@ func (e *Engine) Catalog(ctx context.Context, how Listing) (*Catalog, error) {
 	for i, srv := range s.Servers {
 		g.Go(func() error {
 			list := e.Tools
-			if how == Known {
+			switch how {
+			case Known:
 				list = e.Known
+			case Seen:
+				list = e.Seen
 			}
 			tools, err := list(ctx, srv.ID)
 			out.Servers[i] = ServerTools{ID: srv.ID, Tools: tools, Count: len(tools), Err: err, Protocol: e.protocol(srv.ID)}
