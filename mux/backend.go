@@ -58,9 +58,10 @@ const (
 	// Counted is Listed, but only the number of tools comes back from a
 	// multiplexer: what mcp list prints, without the schemas of every tool.
 	Counted
-	// Seen is as Seen gives them: a live connection's list, else any cache
-	// entry, and none for a server neither has; nothing is connected. Tab
-	// completion in a session asks for it.
+	// Seen is as they were last seen: a live connection's list, else any
+	// cache entry however old, and none (no error) for a server neither
+	// has or that may not be reached; nothing is connected. Tab completion
+	// asks for it.
 	Seen
 )
 

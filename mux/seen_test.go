@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/testenv"
 	"github.com/mcpsh/mcp/manifests"
 	"github.com/mcpsh/mcp/mux/upstream"
 )
@@ -60,5 +61,27 @@ func TestEngine_seen(t *testing.T) {
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("a server was started")
+	}
+}
+
+// A live connection answers with its own list, without a cache.
+func TestEngine_seenLive(t *testing.T) {
+	t.Parallel()
+	e := fakeEngine(t, testenv.ModeDefault, upstream.Options{})
+	defer e.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cat, err := e.Catalog(ctx, Seen)
+	if err != nil || len(cat.Servers[0].Tools) != 0 || e.connected("fake") {
+		t.Fatalf("before any list: %+v, %v (connected %v)", cat.Servers, err, e.connected("fake"))
+	}
+	listed, err := e.Tools(ctx, "fake")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, _ = e.Catalog(ctx, Seen)
+	got := cat.Servers[0]
+	if !reflect.DeepEqual(catalog.Names(got.Tools), catalog.Names(listed)) || got.Count != len(listed) || got.Protocol == "" {
+		t.Errorf("Seen: %+v, want the %d tools listed and a protocol", got, len(listed))
 	}
 }

@@ -368,25 +368,29 @@ func (e *Engine) Known(ctx context.Context, server string) ([]catalog.Tool, erro
 	return e.Tools(ctx, server)
 }
 
-// Seen returns a server's authorized tools as they were last seen, without
-// connecting: its live connection's list, else the catalog cache's
-// however old, else none. A server that may not be reached (its directory
-// is not trusted) has none.
-func (e *Engine) Seen(_ context.Context, server string) ([]catalog.Tool, error) {
-	srv, s, err := e.server(server)
-	if err != nil {
-		return nil, err
+// seen is a server's authorized tools as they were last seen (Listing
+// Seen), without connecting: its live connection's list, else the catalog
+// cache's however old, else none, with the protocol revision they were
+// seen with; the cache is read once. A server that may not be reached
+// (its directory is not trusted) has none.
+func (e *Engine) seen(server string) ServerTools {
+	st := ServerTools{ID: server}
+	if e.refusal(server) != nil {
+		return st
 	}
-	if e.refusal(srv.ID) != nil {
-		return nil, nil
+	s := e.Surface()
+	var list *[]catalog.Tool
+	c := e.live(server)
+	if c != nil {
+		list = c.lastList.Load()
 	}
-	if c := e.live(srv.ID); c != nil {
-		if p := c.lastList.Load(); p != nil {
-			return s.Filter(srv.ID, *p), nil
-		}
+	if list != nil {
+		st.Tools, st.Protocol = s.Filter(server, *list), c.up.ProtocolVersion()
+	} else if entry := e.cached(server); entry != nil {
+		st.Tools, st.Protocol = s.Filter(server, entry.Tools), entry.Protocol
 	}
-	tools, _ := e.Cached(srv.ID)
-	return tools, nil
+	st.Count = len(st.Tools)
+	return st
 }
 
 // Catalog implements Backend: every server's tools as how says, fetched
@@ -398,12 +402,13 @@ func (e *Engine) Catalog(ctx context.Context, how Listing) (*Catalog, error) {
 	g.SetLimit(4)
 	for i, srv := range s.Servers {
 		g.Go(func() error {
+			if how == Seen {
+				out.Servers[i] = e.seen(srv.ID)
+				return nil
+			}
 			list := e.Tools
-			switch how {
-			case Known:
+			if how == Known {
 				list = e.Known
-			case Seen:
-				list = e.Seen
 			}
 			tools, err := list(ctx, srv.ID)
 			out.Servers[i] = ServerTools{ID: srv.ID, Tools: tools, Count: len(tools), Err: err, Protocol: e.protocol(srv.ID)}
