@@ -391,6 +391,14 @@ func fakeServer() {
 		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultText("DROPPED"), nil
 		})
+	if os.Getenv("FAKE_PAINT") == "1" {
+		// A tool whose arguments name their values, for Tab.
+		s.AddTool(mcp.NewTool("paint", mcp.WithString("color", mcp.Required(), mcp.Enum("red", "green", "blue")),
+			mcp.WithBoolean("glossy"), mcp.WithString("note")),
+			func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return mcp.NewToolResultText("painted " + req.GetString("color", "")), nil
+			})
+	}
 	if os.Getenv("FAKE_EXTRA") == "1" {
 		s.AddTool(mcp.NewTool("added_later"),
 			func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
