@@ -66,9 +66,12 @@ type Host interface {
 
 // Defaults for the zero fields of Limits.
 const (
-	defaultTimeout       = 60 * time.Second
-	defaultMaxCalls      = 100
-	defaultMaxOutput     = 1 << 20
+	defaultTimeout  = 60 * time.Second
+	defaultMaxCalls = 100
+	// defaultMaxOutput is as large as one reply of a server may be
+	// (upstream.DefaultMaxMessageBytes): `mcp run` cuts what it prints at
+	// --max-output and saves the whole, as `mcp call` does.
+	defaultMaxOutput     = 64 << 20
 	defaultMaxConcurrent = 16
 	defaultMaxMemory     = 1 << 30
 	// defaultSearchLimit is the number of results mcp.search returns when the
