@@ -426,6 +426,13 @@ func fakeServer() {
 	if os.Getenv("FAKE_VARIANTS") == "1" {
 		addVariantTools(s)
 	}
+	if os.Getenv("FAKE_JSON_TEXT") == "1" {
+		// As n8n answers: JSON as one text item, no structured content.
+		s.AddTool(mcp.NewTool("search_nodes", mcp.WithString("query")),
+			func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return mcp.NewToolResultText(`[{"name":"Webhook"},{"name":"HTTP Request"}]`), nil
+			})
+	}
 	if os.Getenv("FAKE_LEAKY_PARTS") == "1" {
 		addLeakyPartsTools(s)
 	}
