@@ -58,6 +58,11 @@ const (
 	// Counted is Listed, but only the number of tools comes back from a
 	// multiplexer: what mcp list prints, without the schemas of every tool.
 	Counted
+	// Seen is as they were last seen: a live connection's list, else any
+	// cache entry however old, and none (no error) for a server neither
+	// has or that may not be reached; nothing is connected. Tab completion
+	// asks for it.
+	Seen
 )
 
 // Catalog is a surface and each of its servers' authorized tools.

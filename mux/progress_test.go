@@ -24,26 +24,12 @@ func TestMultiplexer_progress(t *testing.T) {
 		Surface:   &catalog.Surface{Mode: catalog.ModeCLI, Servers: []*catalog.ServerSurface{{ID: "fake", All: true}}},
 		Endpoints: map[string]manifests.Endpoint{"fake": testenv.FakeServer(t, testenv.ModeMeta)},
 	}
-	d, err := New(Options{
-		Load:      func() (*Config, error) { return cfg, nil },
-		NewEngine: func(c *Config) *Engine { return NewEngine(c.Surface, c.Endpoints, os.LookupEnv, upstream.Options{}) },
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// A socket's path is short; a test's temporary directory may not be.
-	dir, err := os.MkdirTemp("", "mux")
+	dir, err := os.MkdirTemp("", "mux") // a socket's path is short; a test's temporary directory may not be
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	sock := filepath.Join(dir, "s")
-	ln, err := net.Listen("unix", sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- d.Serve(context.Background(), ln) }()
+	d, sock, served := serveConfig(t, cfg, dir)
 	defer func() {
 		d.Stop()
 		if err := <-served; err != nil {
@@ -78,4 +64,26 @@ func TestMultiplexer_progress(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("progress = %v, want %v", got, want)
 	}
+}
+
+// serveConfig serves cfg on a socket in dir (short enough for a socket's
+// path) until the multiplexer stops; served gives what Serve returned.
+func serveConfig(t *testing.T, cfg *Config, dir string) (d *Multiplexer, sock string, served chan error) {
+	t.Helper()
+	d, err := New(Options{
+		Load:      func() (*Config, error) { return cfg, nil },
+		NewEngine: func(c *Config) *Engine { return NewEngine(c.Surface, c.Endpoints, os.LookupEnv, upstream.Options{}) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sock = filepath.Join(dir, "s")
+	_ = os.Remove(sock)
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	served = make(chan error, 1)
+	go func() { served <- d.Serve(context.Background(), ln) }()
+	return d, sock, served
 }

@@ -3,16 +3,13 @@ package mux
 import (
 	"context"
 	"errors"
-	"net"
 	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/testenv"
 	"github.com/mcpsh/mcp/manifests"
-	"github.com/mcpsh/mcp/mux/upstream"
 )
 
 // A call in flight when its multiplexer stops is told why, every time:
@@ -29,21 +26,7 @@ func TestMultiplexer_stopDuringCall(t *testing.T) {
 	}
 	defer os.RemoveAll(dir)
 	for i := range 20 {
-		d, err := New(Options{
-			Load:      func() (*Config, error) { return cfg, nil },
-			NewEngine: func(c *Config) *Engine { return NewEngine(c.Surface, c.Endpoints, os.LookupEnv, upstream.Options{}) },
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		sock := filepath.Join(dir, "s")
-		_ = os.Remove(sock)
-		ln, err := net.Listen("unix", sock)
-		if err != nil {
-			t.Fatal(err)
-		}
-		served := make(chan error, 1)
-		go func() { served <- d.Serve(context.Background(), ln) }()
+		d, sock, served := serveConfig(t, cfg, dir)
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		c, err := Dial(ctx, sock)
 		if err != nil {

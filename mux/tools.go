@@ -368,6 +368,31 @@ func (e *Engine) Known(ctx context.Context, server string) ([]catalog.Tool, erro
 	return e.Tools(ctx, server)
 }
 
+// seen is a server's authorized tools as they were last seen (Listing
+// Seen), without connecting: its live connection's list, else the catalog
+// cache's however old, else none, with the protocol revision they were
+// seen with; the cache is read once. A server that may not be reached
+// (its directory is not trusted) has none.
+func (e *Engine) seen(server string) ServerTools {
+	st := ServerTools{ID: server}
+	if e.refusal(server) != nil {
+		return st
+	}
+	s := e.Surface()
+	var list *[]catalog.Tool
+	c := e.live(server)
+	if c != nil {
+		list = c.lastList.Load()
+	}
+	if list != nil {
+		st.Tools, st.Protocol = s.Filter(server, *list), c.up.ProtocolVersion()
+	} else if entry := e.cached(server); entry != nil {
+		st.Tools, st.Protocol = s.Filter(server, entry.Tools), entry.Protocol
+	}
+	st.Count = len(st.Tools)
+	return st
+}
+
 // Catalog implements Backend: every server's tools as how says, fetched
 // four at a time.
 func (e *Engine) Catalog(ctx context.Context, how Listing) (*Catalog, error) {
@@ -377,6 +402,10 @@ func (e *Engine) Catalog(ctx context.Context, how Listing) (*Catalog, error) {
 	g.SetLimit(4)
 	for i, srv := range s.Servers {
 		g.Go(func() error {
+			if how == Seen {
+				out.Servers[i] = e.seen(srv.ID)
+				return nil
+			}
 			list := e.Tools
 			if how == Known {
 				list = e.Known

@@ -225,7 +225,7 @@ func (req *request) check() error {
 			return bad("%q is not a name (at most %d bytes of UTF-8)", n.name, maxName)
 		}
 	}
-	if req.Listing < Listed || req.Listing > Counted {
+	if req.Listing < Listed || req.Listing > Seen {
 		return bad("listing %d is not a way of listing", req.Listing)
 	}
 	if req.Args != nil && !isObject(req.Args) {

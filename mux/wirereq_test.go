@@ -16,6 +16,7 @@ func TestReadRequest(t *testing.T) {
 	ok := []string{
 		`{"v":4,"op":"status"}`,
 		`{"v":4,"op":"catalog","listing":2}`,
+		`{"v":4,"op":"catalog","listing":3}`,
 		`{"v":4,"session":"abc","op":"tools","server":"fake"}`,
 		`{"v":4,"op":"call","server":"fake","tool":"echo","args":{"message":"hi"},"logs":true,"progress":true}`,
 		`{"v":4,"op":"invoke","server":"fake","tool":"echo","input":{"base":{},"pairs":["a=1"],"allowUnknown":true}}`,
@@ -37,7 +38,7 @@ func TestReadRequest(t *testing.T) {
 		`{"v":4,"op":"stop","server":"a"}`:                                                   `stop takes no "server"`,
 		`{"v":4,"op":"tools"}`:                                                               `tools needs "server"`,
 		`{"v":4,"op":"search"}`:                                                              `search needs "search"`,
-		`{"v":4,"op":"catalog","listing":3}`:                                                 `listing 3 is not a way of listing`,
+		`{"v":4,"op":"catalog","listing":4}`:                                                 `listing 4 is not a way of listing`,
 		`{"v":4,"op":"call","server":"a","tool":"b","args":[]}`:                              `the arguments of a call must be a JSON object`,
 		`{"v":4,"op":"call","server":"a","tool":"b","args":null}`:                            `the arguments of a call must be a JSON object`,
 		`{"v":4,"op":"invoke","server":"a","tool":"b","input":{"base":"x"}}`:                 `the base arguments of an invoke must be a JSON object`,

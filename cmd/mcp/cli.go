@@ -106,7 +106,7 @@ func (a *app) run(args []string) (err error) {
 			}
 		}
 	}()
-	registerCompletion(parser)
+	registerCompletion(parser, a)
 	if len(args) == 0 {
 		args = []string{"--help"}
 	}

@@ -7,16 +7,17 @@ import (
 
 	"github.com/alecthomas/kong"
 	mangokong "github.com/alecthomas/mango-kong"
-	kongcompletion "github.com/jotaen/kong-completion"
 	"github.com/muesli/roff"
 
+	"github.com/mcpsh/mcp/internal/complete"
 	"github.com/mcpsh/mcp/internal/exit"
 )
 
 // Shell completion works by the shell running mcp again with COMP_LINE set
-// to the words typed so far; kong-completion answers from the grammar of
-// this invocation, before anything is parsed, read or started. Inside a
-// session that grammar is the session's, so only its verbs are offered.
+// to the words typed so far; internal/complete answers from the grammar of
+// this invocation (inside a session the session's, so only its verbs are
+// offered) and, for call's and list's tools, from what was last seen of
+// them, before anything is parsed, and without starting anything.
 //
 // The scripts below only wire a shell to that answer. They call mcp by
 // name, without arguments, so they keep working wherever mcp is installed
@@ -24,8 +25,8 @@ import (
 
 // registerCompletion answers a completion request and exits, or does
 // nothing when the shell is not asking.
-func registerCompletion(parser *kong.Kong) {
-	kongcompletion.Register(parser)
+func registerCompletion(parser *kong.Kong, a *app) {
+	complete.Register(parser, a.inSession(), a.sessionID)
 }
 
 type completionCmd struct {

@@ -25,7 +25,7 @@ func (c *callCmd) Help() string {
 
 // Help is the detail of mcp run --help.
 func (c *runCmd) Help() string {
-	return "Each server is an object whose methods are its authorized tools; a call resolves to the tool's structured content, else its text. The program's value (what it returns, or its last expression) is printed as JSON.\n\n" +
+	return "Each server is an object whose methods are its authorized tools; a call resolves to the tool's structured content, else its text (mcp.json(text) is the value of text that holds JSON). The program's value (what it returns, or its last expression) is printed as JSON.\n\n" +
 		guide.RunNames + "\n\n" +
 		"A tool error rejects with an Error whose isToolError is true.\n\n" + runExitCodesHelp
 }

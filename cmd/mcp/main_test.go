@@ -391,6 +391,14 @@ func fakeServer() {
 		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultText("DROPPED"), nil
 		})
+	if os.Getenv("FAKE_PAINT") == "1" {
+		// A tool whose arguments name their values, for Tab.
+		s.AddTool(mcp.NewTool("paint", mcp.WithString("color", mcp.Required(), mcp.Enum("red", "green", "blue")),
+			mcp.WithBoolean("glossy"), mcp.WithString("note")),
+			func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return mcp.NewToolResultText("painted " + req.GetString("color", "")), nil
+			})
+	}
 	if os.Getenv("FAKE_EXTRA") == "1" {
 		s.AddTool(mcp.NewTool("added_later"),
 			func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -417,6 +425,13 @@ func fakeServer() {
 	}
 	if os.Getenv("FAKE_VARIANTS") == "1" {
 		addVariantTools(s)
+	}
+	if os.Getenv("FAKE_JSON_TEXT") == "1" {
+		// As n8n answers: JSON as one text item, no structured content.
+		s.AddTool(mcp.NewTool("search_nodes", mcp.WithString("query")),
+			func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return mcp.NewToolResultText(`[{"name":"Webhook"},{"name":"HTTP Request"}]`), nil
+			})
 	}
 	if os.Getenv("FAKE_LEAKY_PARTS") == "1" {
 		addLeakyPartsTools(s)

@@ -9,6 +9,7 @@ import (
 	"github.com/mcpsh/mcp/auth"
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/idle"
+	"github.com/mcpsh/mcp/internal/output"
 	"github.com/mcpsh/mcp/internal/runhost"
 	"github.com/mcpsh/mcp/internal/script"
 	"github.com/mcpsh/mcp/mux"
@@ -43,9 +44,8 @@ func (c *runCmd) Run(a *app) error {
 			timeout = -1
 		}
 		val, err := child.Run(ctx, host, name, src, script.Limits{
-			Timeout:   timeout,
-			MaxCalls:  c.MaxCalls,
-			MaxOutput: int(a.globals.MaxOutput),
+			Timeout:  timeout,
+			MaxCalls: c.MaxCalls,
 		}, a.aboveProgress(a.stderr))
 		var limit *script.LimitError
 		if errors.As(err, &limit) && limit.Kind == "timeout" && a.globals.Timeout > 0 {
@@ -59,8 +59,7 @@ func (c *runCmd) Run(a *app) error {
 		if a.globals.JSON {
 			return a.writeJSON(val)
 		}
-		_, err = fmt.Fprintf(a.stdout, "%s\n", val)
-		return err
+		return output.WriteBudgeted(a.stdout, a.stderr, "run", append(val, '\n'), int(a.globals.MaxOutput))
 	})
 }
 

@@ -38,6 +38,7 @@ func Hint(err error) string {
 		unreachable *mux.UnreachableError
 		notAdmitted *mux.NotAdmittedError
 		timedOut    *upstream.TimeoutError
+		program     *script.ProgramError
 	)
 	switch exit.Code(err) {
 	case exit.Usage:
@@ -53,6 +54,8 @@ func Hint(err error) string {
 			return "run session start with TMPDIR set to a directory every user may pass through, such as /tmp"
 		case errors.As(err, &notAdmitted) && notAdmitted.Session != "":
 			return "the user who started the session can start one for this user: mcp session start --agent NAME --user " + notAdmitted.User()
+		case errors.As(err, &program) && program.JSONText != "":
+			return program.JSONText + " resolved to its text, a string that holds JSON; mcp.json(result) makes it the value"
 		}
 	case exit.NotAvailable:
 		var na *catalog.NotAvailableError

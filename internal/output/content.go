@@ -2,7 +2,6 @@ package output
 
 import (
 	"fmt"
-	"mime"
 
 	"github.com/mcpsh/mcp/catalog"
 )
@@ -25,11 +24,7 @@ func SaveMedia(target string, it catalog.Content) (line string, ok bool, err err
 // SaveResourceText saves the text of an embedded resource and returns the
 // line that names the file.
 func SaveResourceText(target string, r *catalog.EmbeddedContent) (string, error) {
-	ext := ".txt"
-	if exts, _ := mime.ExtensionsByType(r.MimeType); len(exts) > 0 {
-		ext = exts[len(exts)-1]
-	}
-	path, err := Save(target, ext, []byte(r.Text))
+	path, err := Save(target, Ext(r.MimeType, ".txt"), []byte(r.Text))
 	if err != nil {
 		return "", err
 	}

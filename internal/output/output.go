@@ -6,7 +6,6 @@ package output
 import (
 	"encoding/base64"
 	"fmt"
-	"mime"
 	"os"
 	"strings"
 	"time"
@@ -49,11 +48,7 @@ func SaveBlob(target, kind, mimeType, data string) (string, error) {
 	if err != nil {
 		return fmt.Sprintf("[%s: content is not valid base64; use --json to see it]", kind), nil
 	}
-	ext := ".bin"
-	if exts, _ := mime.ExtensionsByType(mimeType); len(exts) > 0 {
-		ext = exts[len(exts)-1]
-	}
-	path, err := Save(target, ext, raw)
+	path, err := Save(target, Ext(mimeType, ".bin"), raw)
 	if err != nil {
 		return "", err
 	}

@@ -41,6 +41,7 @@ func (e *engine) setup() error {
 	_ = m.Set("callRaw", func(c goja.FunctionCall) goja.Value { return e.callTarget(c, true) })
 	_ = m.Set("search", e.search)
 	_ = m.Set("list", e.list)
+	_ = m.Set("json", e.jsonOf)
 	e.frozen(m)
 	_ = global.Set("mcp", m)
 

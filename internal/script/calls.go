@@ -170,6 +170,7 @@ func (e *engine) outcome(errObj *goja.Object, id, tool string, raw bool, res *ca
 	case len(bytes.TrimSpace(res.Structured)) > 0 && string(bytes.TrimSpace(res.Structured)) != "null":
 		v, err = e.parse(res.Structured)
 	default:
+		e.noteJSONText(id, tool, res)
 		v = e.vm.ToValue(res.Text())
 	}
 	if err != nil {

@@ -50,6 +50,7 @@ type engine struct {
 	errorCtor     *goja.Object
 	evalErrorCtor *goja.Object
 	freeze        goja.Callable
+	jsonText      string // the first call that resolved to text holding JSON (noteJSONText)
 }
 
 func newEngine(ctx context.Context, h Host, name string, lim Limits, stderr io.Writer) *engine {
@@ -259,6 +260,9 @@ func (e *engine) uncaught(v goja.Value, prefix string) (pe *ProgramError) {
 	}
 	pe.Msg = prefix + errorText(obj)
 	pe.Err = e.errs[obj]
+	if obj.Get("name") != nil && obj.Get("name").String() == "TypeError" {
+		pe.JSONText = e.jsonText
+	}
 	if st := obj.Get("stack"); st != nil {
 		pe.Line, pe.Col = e.prog.stackPos(st.String())
 	}

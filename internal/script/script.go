@@ -16,6 +16,7 @@
 //	await mcp.callRaw("contacts.search_contacts", {query: "Ada"}) // the whole result object
 //	mcp.search("send email", 5)                   // [{server, name, description, inputSchema}]
 //	mcp.list("contacts")                          // same shape; mcp.list() lists every server
+//	mcp.json(await n8n.search_nodes({query: "x"})) // text holding JSON as its value; other values as they are
 //	console.log("note", {a: 1})                   // to stderr
 //	await new Promise(r => setTimeout(r, 100))    // timers live only as long as the run
 //
@@ -66,9 +67,12 @@ type Host interface {
 
 // Defaults for the zero fields of Limits.
 const (
-	defaultTimeout       = 60 * time.Second
-	defaultMaxCalls      = 100
-	defaultMaxOutput     = 1 << 20
+	defaultTimeout  = 60 * time.Second
+	defaultMaxCalls = 100
+	// defaultMaxOutput is as large as one reply of a server may be
+	// (upstream.DefaultMaxMessageBytes): `mcp run` cuts what it prints at
+	// --max-output and saves the whole, as `mcp call` does.
+	defaultMaxOutput     = 64 << 20
 	defaultMaxConcurrent = 16
 	defaultMaxMemory     = 1 << 30
 	// defaultSearchLimit is the number of results mcp.search returns when the
@@ -119,6 +123,10 @@ type ProgramError struct {
 	// (*ToolError, *catalog.NotAvailableError, or what Host.Call
 	// returned), if any.
 	Err error
+	// JSONText, for a TypeError, is the first call (SERVER.TOOL) that
+	// resolved to text holding a JSON object or array, which the program
+	// most likely took for the value: mcp.json makes it one.
+	JSONText string `json:",omitempty"`
 }
 
 func (e *ProgramError) ExitCode() int { return exit.Usage }

@@ -4,6 +4,11 @@ function __mcp_complete
 	set -l line (commandline --current-process --cut-at-cursor)
 	set -lx COMP_LINE (string join ' ' -- $line)
 	set -lx COMP_POINT (string length -- "$COMP_LINE")
-	command mcp 2>/dev/null
+	# mcp answers for what follows the word's last "=" (a key's value);
+	# fish completes the whole word.
+	set -l before (string match -r -- '^.*=' (commandline --current-token --cut-at-cursor))
+	for c in (command mcp 2>/dev/null)
+		printf '%s\n' "$before$c"
+	end
 end
 complete --command mcp --no-files --arguments '(__mcp_complete)'
