@@ -102,7 +102,7 @@ func (e *SaveError) Unwrap() error { return e.Err }
 
 // SessionSocket is where the multiplexer of a new session id will listen:
 // in the user's private directory, or for a session shared with guest, a
-// local user (Linux only), in a directory of its own that that user can
+// local user (Linux, macOS, FreeBSD), in a directory of its own that that user can
 // reach. Where no multiplexer runs it is "".
 func SessionSocket(id string, guest *session.Guest) (string, error) {
 	switch {
