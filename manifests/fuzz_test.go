@@ -143,8 +143,15 @@ func FuzzParseServers(f *testing.F) {
 	})
 }
 
+// ownWords removes the fixed wording of Expand's errors, so that a value
+// which happens to be a piece of that wording (such as "${...}") is not
+// taken for an echo of itself.
+var ownWords = strings.NewReplacer("has a malformed ${...}", "", "write ${NAME} or ${NAME:-default}, with NAME from A-Z, a-z, 0-9 and _", "",
+	"is not set; set it, or write ${", "", ":-default}", "", `server "s": `, "", "variable ", "",
+	"s.args[0]: ", "", "args[0]: ", "", "s.env.K: ", "", "env.K: ", "", "s.cwd: ", "", "cwd: ", "", "s.headers.H: ", "", "headers.H: ", "", "s.url: ", "", "url: ", "")
+
 func FuzzExpand(f *testing.F) {
-	for _, s := range []string{"", "plain", "${A}", "${A:-d}", "$$", "$${A}", "${", "${A", "${1}", "a$b", "${A:-${B}}", "${MISSING}", "${E:-x}"} {
+	for _, s := range []string{"", "plain", "${A}", "${A:-d}", "$$", "$${A}", "${", "${A", "${1}", "a$b", "${A:-${B}}", "${MISSING}", "${E:-x}", "rite", "${...}"} {
 		f.Add(s)
 	}
 	vars := map[string]string{"A": "alpha", "B": "b$${", "E": ""}
@@ -159,7 +166,7 @@ func FuzzExpand(f *testing.F) {
 			if !errors.As(err, &mv) && !errors.As(err, &me) {
 				t.Fatalf("untyped error %T", err)
 			}
-			if s != "" && len(s) > 3 && strings.Contains(err.Error(), s) {
+			if len(s) > 3 && strings.Contains(ownWords.Replace(err.Error()), s) {
 				t.Fatalf("error echoes the value: %v", err)
 			}
 			return
