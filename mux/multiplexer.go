@@ -268,7 +268,7 @@ func (d *Multiplexer) Serve(ctx context.Context, ln net.Listener) error {
 			c.stop(why, deadline)
 		}
 	}()
-	go d.watch(ctx)
+	go d.watch(ctx, watchFiles, nil)
 	go d.housekeep(ctx)
 
 	var wg sync.WaitGroup

@@ -4,6 +4,8 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -13,11 +15,21 @@ import (
 )
 
 // A multiplexer reloads for the files it reads, one that appears where it
-// would be read, and the entries of a directory it watches whole; not for
-// other files in a listed file's directory (a home directory, where
-// ~/.claude.json lives, changes all the time).
+// would be read, an atomic replace of one, and the entries of a directory
+// it watches whole; not for other files in a listed file's directory (a
+// home directory, where ~/.claude.json lives, changes all the time).
+// Where the backend is kqueue (byFile), the home directory itself is not
+// watched either: kqueue would open every entry of it.
 func TestWatch_onlyWhatIsRead(t *testing.T) {
-	t.Parallel()
+	for _, byFile := range []bool{false, true} {
+		t.Run(map[bool]string{false: "directories", true: "files"}[byFile], func(t *testing.T) {
+			t.Parallel()
+			testWatch(t, byFile)
+		})
+	}
+}
+
+func testWatch(t *testing.T, byFile bool) {
 	home, agents := t.TempDir(), t.TempDir()
 	read, candidate := filepath.Join(home, ".claude.json"), filepath.Join(home, ".mcp.json")
 	if err := os.WriteFile(read, []byte("{}"), 0o600); err != nil {
@@ -31,33 +43,65 @@ func TestWatch_onlyWhatIsRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var mu sync.Mutex
+	var lists [][]string
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go d.watch(ctx)
+	go d.watch(ctx, byFile, func(l []string) { mu.Lock(); lists = append(lists, l); mu.Unlock() })
 	time.Sleep(200 * time.Millisecond) // the watcher is up
 
-	write := func(p string) {
-		t.Helper()
-		if err := os.WriteFile(p, []byte("{}\n"), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	reloadsAfter := func(p string) int64 {
+	reloadsAfter := func(change func()) int64 {
 		t.Helper()
 		before := d.reloads.Load()
-		write(p)
-		deadline := time.Now().Add(2 * time.Second)
+		change()
+		deadline := time.Now().Add(2*pollEvery + time.Second)
 		for d.reloads.Load() == before && time.Now().Before(deadline) {
 			time.Sleep(20 * time.Millisecond)
 		}
 		return d.reloads.Load() - before
 	}
-	if n := reloadsAfter(filepath.Join(home, ".bash_history")); n != 0 {
+	write := func(p string) func() {
+		return func() {
+			if err := os.WriteFile(p, []byte("{}\n"), 0o600); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	replace := func(p string) func() {
+		return func() {
+			tmp := p + ".new"
+			if err := os.WriteFile(tmp, []byte("{ }\n"), 0o600); err != nil {
+				t.Error(err)
+			}
+			if err := os.Rename(tmp, p); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	if n := reloadsAfter(write(filepath.Join(home, ".bash_history"))); n != 0 {
 		t.Errorf("a file mcp does not read, beside one it does, caused %d reloads", n)
 	}
-	for _, p := range []string{read, candidate, filepath.Join(agents, "new.yaml")} {
-		if n := reloadsAfter(p); n == 0 {
-			t.Errorf("writing %s caused no reload", p)
+	steps := []struct {
+		what   string
+		change func()
+	}{
+		{"editing " + read, write(read)},
+		{"replacing " + read, replace(read)},
+		{"editing it after the replace", write(read)},
+		{"creating " + candidate, write(candidate)},
+		{"editing it after it appeared", write(candidate)},
+		{"creating a file in " + agents, write(filepath.Join(agents, "new.yaml"))},
+	}
+	for _, s := range steps {
+		if n := reloadsAfter(s.change); n == 0 {
+			t.Errorf("%s caused no reload", s.what)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, l := range lists {
+		if slices.Contains(l, home) == byFile {
+			t.Fatalf("byFile=%v: watched %q, home directory watched: %v", byFile, l, !byFile)
 		}
 	}
 }
