@@ -5,6 +5,6 @@ import "encoding/json"
 // Checked says why schema is left to the server, or nil when it is
 // checked here.
 func Checked(schema json.RawMessage) error {
-	_, err := compileSchema(schema)
+	_, _, err := compileSchema(schema)
 	return err
 }

@@ -11,6 +11,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -29,6 +32,10 @@ type prop struct {
 	items    *prop
 	fields   map[string]*prop // an object's properties
 	required []string         // an object's required properties
+	// branches are the alternatives of an anyOf or oneOf, each read on
+	// its own, when there are two or more: the rest of prop merges them
+	// (what coercion needs), a signature shows each (what a reader needs).
+	branches []*prop
 }
 
 func (p *prop) allows(t string) bool {
@@ -99,24 +106,39 @@ func (m *model) needed(name string) bool {
 const maxDepth = 8
 
 func buildModel(schema json.RawMessage) *model {
-	s, err := compileSchema(schema)
+	s, doc, err := compileSchema(schema)
 	if err != nil {
 		return &model{err: err, root: rawProps(schema)}
 	}
-	return &model{schema: s, root: describe(s, map[*jsonschema.Schema]bool{}, 0)}
+	r := reader{doc: doc, seen: map[*jsonschema.Schema]bool{}}
+	return &model{schema: s, root: r.describe(s, 0)}
 }
 
-// describe reads one compiled schema. seen holds the schemas on the way
-// here: a reference back to one of them (a cycle) reads as any type.
-func describe(s *jsonschema.Schema, seen map[*jsonschema.Schema]bool, depth int) *prop {
+// reader reads a compiled schema into props. doc is the schema as JSON,
+// for what the library leaves out; seen holds the schemas on the way to
+// the one being read: a reference back to one of them (a cycle) reads as
+// any type.
+type reader struct {
+	doc  any
+	seen map[*jsonschema.Schema]bool
+}
+
+// describe reads one compiled schema.
+func (r reader) describe(s *jsonschema.Schema, depth int) *prop {
 	p := &prop{}
-	if s == nil || seen[s] || depth > maxDepth {
+	if s == nil || r.seen[s] || depth > maxDepth {
 		p.anyType = true
 		return p
 	}
-	seen[s] = true
-	defer delete(seen, s)
+	r.seen[s] = true
+	defer delete(r.seen, s)
 	p.desc, p.def = s.Description, s.Default
+	if s.Ref != nil && p.desc == "" {
+		// Before draft 2019-09 the library ignores a $ref's siblings, but
+		// the description beside a $ref (zod 4 writes one) is about this
+		// property, not about what it refers to, and wins.
+		p.desc = siblingDescription(r.doc, s.Location)
+	}
 	if s.Bool != nil {
 		p.anyType = *s.Bool
 		return p
@@ -133,21 +155,36 @@ func describe(s *jsonschema.Schema, seen map[*jsonschema.Schema]bool, depth int)
 			p.addTypes(valueTypes(s.Enum.Values))
 		}
 	}
-	if s.Const != nil && !named {
-		named = true
+	if s.Const != nil {
 		p.enum = append(p.enum, *s.Const)
-		p.addTypes(valueTypes([]any{*s.Const}))
+		if !named {
+			named = true
+			p.addTypes(valueTypes([]any{*s.Const}))
+		}
 	}
-	p.readShape(s, seen, depth)
-	alts := append(append([]*jsonschema.Schema{}, s.AnyOf...), s.OneOf...)
+	r.readShape(p, s, depth)
+	var branches []*prop
+	for _, a := range append(append([]*jsonschema.Schema{}, s.AnyOf...), s.OneOf...) {
+		b := r.describe(a, depth+1)
+		branches = append(branches, b)
+		named = p.merge(b, false) || named
+	}
+	var same []*jsonschema.Schema // schemas that are this one: a $ref's target, a lone allOf
 	if s.Ref != nil {
-		alts = append(alts, s.Ref)
+		same = append(same, s.Ref)
 	}
 	if len(s.AllOf) == 1 { // a wrapper some generators emit around a $ref
-		alts = append(alts, s.AllOf[0])
+		same = append(same, s.AllOf[0])
 	}
-	for _, a := range alts {
-		named = p.merge(describe(a, seen, depth+1), s.Ref == a) || named
+	for _, a := range same {
+		b := r.describe(a, depth+1)
+		named = p.merge(b, s.Ref == a) || named
+		if branches == nil {
+			branches = b.branches
+		}
+	}
+	if len(branches) > 1 {
+		p.branches = branches
 	}
 	p.anyType = p.anyType || !named
 	if p.anyType {
@@ -156,19 +193,19 @@ func describe(s *jsonschema.Schema, seen map[*jsonschema.Schema]bool, depth int)
 	return p
 }
 
-// readShape reads an array's items and an object's properties.
-func (p *prop) readShape(s *jsonschema.Schema, seen map[*jsonschema.Schema]bool, depth int) {
+// readShape reads an array's items and an object's properties into p.
+func (r reader) readShape(p *prop, s *jsonschema.Schema, depth int) {
 	items := s.Items2020
 	if it, ok := s.Items.(*jsonschema.Schema); ok {
 		items = it
 	}
 	if items != nil {
-		p.items = describe(items, seen, depth+1)
+		p.items = r.describe(items, depth+1)
 	}
 	if len(s.Properties) > 0 {
 		p.fields = make(map[string]*prop, len(s.Properties))
 		for name, ps := range s.Properties {
-			p.fields[name] = describe(ps, seen, depth+1)
+			p.fields[name] = r.describe(ps, depth+1)
 		}
 		p.required = append(p.required, s.Required...)
 	}
@@ -279,18 +316,54 @@ func (noLoader) Load(url string) (any, error) {
 	return nil, fmt.Errorf("schemas are not loaded from %s", url)
 }
 
-func compileSchema(schema json.RawMessage) (*jsonschema.Schema, error) {
+// inputURL is the name an input schema is compiled under.
+const inputURL = "urn:mcp:input"
+
+// compileSchema compiles an input schema, and gives it as JSON too.
+func compileSchema(schema json.RawMessage) (*jsonschema.Schema, any, error) {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	c := jsonschema.NewCompiler()
 	c.UseLoader(noLoader{})
 	c.DefaultDraft(jsonschema.Draft2020)
-	if err := c.AddResource("urn:mcp:input", doc); err != nil {
-		return nil, err
+	if err := c.AddResource(inputURL, doc); err != nil {
+		return nil, nil, err
 	}
-	return c.Compile("urn:mcp:input")
+	s, err := c.Compile(inputURL)
+	return s, doc, err
+}
+
+// siblingDescription is the description written in doc at loc, a
+// compiled schema's location (inputURL#/json/pointer), or "".
+func siblingDescription(doc any, loc string) string {
+	ptr, ok := strings.CutPrefix(loc, inputURL+"#")
+	if !ok {
+		return ""
+	}
+	if p, err := url.PathUnescape(ptr); err == nil {
+		ptr = p
+	}
+	at := doc
+	for _, tok := range strings.Split(ptr, "/")[1:] {
+		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+		switch v := at.(type) {
+		case map[string]any:
+			at = v[tok]
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(v) {
+				return ""
+			}
+			at = v[i]
+		default:
+			return ""
+		}
+	}
+	m, _ := at.(map[string]any)
+	d, _ := m["description"].(string)
+	return d
 }
 
 // rawProps reads the properties of a schema the library cannot compile (a

@@ -15,21 +15,29 @@ import (
 type Param struct {
 	Name        string
 	Types       []string // JSON Schema types, null last; empty when any value is allowed
-	ItemTypes   []string // for arrays: the items' types
 	Required    bool     // must be given: required, and without a default
 	Description string
-	// Type is the type as a signature shows it: enum literals (the first
-	// few), T[] for arrays, {a, b}[] for arrays of objects, any for a
-	// schema that allows any value.
+	// Type is the type as a signature shows it: A|B for a union (each
+	// branch of an anyOf or oneOf), enum literals (the first few), T[]
+	// for arrays, (A|B)[] for arrays of a union, {a, b?} for an object
+	// with properties (the first few), any for a schema that allows any
+	// value.
 	Type string
-	// Shape is Type with the types of an array's object items.
+	// Shape is Type with every enum literal, as `mcp list SERVER.TOOL`
+	// shows it.
 	Shape string
 	// Default is the default as JSON, cut short; "" when there is none.
 	Default string
+
+	prop *prop
 }
 
-// maxEnum is how many enum literals a signature shows.
-const maxEnum = 4
+// maxEnum is how many enum literals a signature shows, and maxFields how
+// many properties of an object.
+const (
+	maxEnum   = 4
+	maxFields = 4
+)
 
 // Params reads the top-level properties of an input schema, required ones
 // first, each group in name order. A schema it cannot read gives none.
@@ -39,92 +47,172 @@ func Params(schema json.RawMessage) []Param {
 		return nil
 	}
 	out := make([]Param, 0, len(m.root.fields))
-	for name, f := range m.root.fields {
-		p := Param{Name: name, Types: f.types, Required: m.needed(name), Description: f.desc,
-			Type: f.typeText(false), Shape: f.typeText(true)}
-		if f.items != nil {
-			p.ItemTypes = f.items.types
-		}
-		if f.def != nil {
-			p.Default = defaultText(*f.def)
-		}
-		out = append(out, p)
+	for _, name := range m.root.names() {
+		out = append(out, m.root.param(name, m.needed(name)))
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Required != out[j].Required {
-			return out[i].Required
-		}
-		return out[i].Name < out[j].Name
-	})
 	return out
 }
 
-// typeText renders a property's type; detail adds the types of the
-// properties of an array's object items.
-func (p *prop) typeText(detail bool) string {
-	if p == nil || p.anyType {
-		return "any"
-	}
-	var parts []string
-	if len(p.enum) > 0 {
-		for i, v := range p.enum {
-			if i == maxEnum {
-				parts = append(parts, "…")
-				break
-			}
-			parts = append(parts, jsonText(v, 24))
+// param is one property of an object; required says whether it must be
+// given.
+func (p *prop) param(name string, required bool) Param {
+	f := p.fields[name]
+	out := Param{Name: name, Required: required, Type: f.typeText(false), Shape: f.typeText(true), prop: f}
+	if f != nil {
+		out.Types, out.Description = f.types, f.desc
+		if f.def != nil {
+			out.Default = defaultText(*f.def)
 		}
-		if contains(p.types, "null") && !slices.Contains(parts, "null") {
-			parts = append(parts, "null")
-		}
-		return strings.Join(parts, "|")
 	}
-	for _, t := range p.types {
-		if t == "array" && p.items != nil {
-			t = p.items.itemText(detail) + "[]"
-		}
-		parts = append(parts, t)
-	}
-	return strings.Join(parts, "|")
+	return out
 }
 
-// itemText is the type of an array's items: {a, b} for objects with
-// properties (with their types when detail), parenthesised for a union.
-func (p *prop) itemText(detail bool) string {
-	if p.anyType || len(p.fields) == 0 || len(p.enum) > 0 {
-		t := p.typeText(false)
-		if strings.Contains(t, "|") {
-			t = "(" + t + ")"
-		}
-		return t
-	}
+// needs says whether property name of an object must be given: it is
+// required and has no default.
+func (p *prop) needs(name string) bool {
+	f := p.fields[name]
+	return contains(p.required, name) && (f == nil || f.def == nil)
+}
+
+// names are an object's properties, those it needs first, each group in
+// name order.
+func (p *prop) names() []string {
 	names := make([]string, 0, len(p.fields))
 	for name := range p.fields {
 		names = append(names, name)
 	}
 	sort.Slice(names, func(i, j int) bool {
-		ri, rj := contains(p.required, names[i]), contains(p.required, names[j])
-		if ri != rj {
-			return ri
+		ni, nj := p.needs(names[i]), p.needs(names[j])
+		if ni != nj {
+			return ni
 		}
 		return names[i] < names[j]
 	})
-	parts := make([]string, 0, len(names))
-	for i, name := range names {
-		if !detail && i == maxEnum {
-			parts = append(parts, "…")
-			break
-		}
-		part := name
-		if !contains(p.required, name) {
-			part += "?"
-		}
-		if detail {
-			part += ": " + p.fields[name].typeText(false)
-		}
-		parts = append(parts, part)
+	return names
+}
+
+// typeText renders a property's type; full shows every enum literal.
+func (p *prop) typeText(full bool) string { return strings.Join(p.alternatives(full), "|") }
+
+// alternatives are the types a property allows, as a signature shows
+// each: the branches of its union in order, enum literals together where
+// the first of them is, null last.
+func (p *prop) alternatives(full bool) []string {
+	if p == nil || p.anyType {
+		return []string{"any"}
 	}
-	return "{" + strings.Join(parts, ", ") + "}"
+	var out, enum []string
+	add := func(t string) {
+		if !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	union := len(p.branches) > 1
+	for _, b := range p.branchesOrSelf() {
+		switch {
+		case b.anyType:
+			return []string{"any"}
+		case len(b.enum) > 0:
+			if enum == nil {
+				out = append(out, "\x00enum")
+			}
+			for _, v := range b.enum {
+				if t := jsonText(v, 24); t != "null" && !slices.Contains(enum, t) {
+					enum = append(enum, t)
+				}
+			}
+		case len(b.branches) > 1: // a union within a union: its branches are this one's
+			for _, t := range b.alternatives(full) {
+				if t != "null" {
+					add(t)
+				}
+			}
+		default:
+			for _, t := range b.types {
+				if t != "null" {
+					add(b.oneType(t, full, union))
+				}
+			}
+		}
+	}
+	if i := slices.Index(out, "\x00enum"); i >= 0 {
+		if !full && len(enum) > maxEnum {
+			enum = append(enum[:maxEnum:maxEnum], clip.Ellipsis)
+		}
+		out = slices.Replace(out, i, i+1, enum...)
+	}
+	if contains(p.types, "null") || slices.ContainsFunc(p.enum, func(v any) bool { return v == nil }) {
+		out = append(out, "null")
+	}
+	return out
+}
+
+// branchesOrSelf are the branches of p's union, or p alone.
+func (p *prop) branchesOrSelf() []*prop {
+	if len(p.branches) > 1 {
+		return p.branches
+	}
+	return []*prop{p}
+}
+
+// object is an object with properties a property holds, and whether it
+// is one branch of a union.
+type object struct {
+	p      *prop
+	branch bool
+}
+
+// objects are the objects with properties p holds: itself, its array's
+// items, the branches of its union, in order, each once.
+func (p *prop) objects(out []object, branch bool) []object {
+	if p == nil || p.anyType {
+		return out
+	}
+	if len(p.branches) > 1 {
+		for _, b := range p.branches {
+			out = b.objects(out, true)
+		}
+		return out
+	}
+	if len(p.fields) > 0 && contains(p.types, "object") &&
+		!slices.ContainsFunc(out, func(o object) bool { return o.p == p }) {
+		out = append(out, object{p, branch})
+	}
+	if p.items != nil && contains(p.types, "array") {
+		out = p.items.objects(out, false)
+	}
+	return out
+}
+
+// oneType renders one of p's types: an array as its items' type and [],
+// an object with properties as {a, b?}. An object that is a branch of a
+// union shows the properties it requires, which tell the branches apart,
+// and … for the others; the detailed view lists them all.
+func (p *prop) oneType(t string, full, branch bool) string {
+	switch {
+	case t == "array" && p.items != nil:
+		alts := p.items.alternatives(full)
+		if len(alts) > 1 {
+			return "(" + strings.Join(alts, "|") + ")[]"
+		}
+		return alts[0] + "[]"
+	case t == "object" && len(p.fields) > 0:
+		names := p.names()
+		parts := make([]string, 0, len(names))
+		brief := branch && p.needs(names[0])
+		for i, name := range names {
+			if i == maxFields || brief && !p.needs(name) {
+				parts = append(parts, clip.Ellipsis)
+				break
+			}
+			if !p.needs(name) {
+				name += "?"
+			}
+			parts = append(parts, name)
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	}
+	return t
 }
 
 // defaultText is a default as JSON, or … when that is longer than a
@@ -156,13 +244,20 @@ func (t Tool) Signature() string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
+		if zeroDefault[p.Default] {
+			p.Default = "" // an optional "", false or empty list says no more than ? does
+		}
 		b.WriteString(p.Text())
 	}
 	b.WriteByte(')')
 	return b.String()
 }
 
-// Text renders one parameter as a signature shows it.
+// zeroDefault are the defaults the one-line signature leaves out; the
+// detailed view (WriteText) shows them.
+var zeroDefault = map[string]bool{`""`: true, "false": true, "null": true, "[]": true, "{}": true}
+
+// Text renders one parameter as `name?: type = default`.
 func (p Param) Text() string {
 	s := p.Name
 	if !p.Required {

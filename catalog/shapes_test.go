@@ -90,7 +90,7 @@ func TestSignature_shapes(t *testing.T) {
 	tests := []struct{ tool, want string }{
 		{"set_config_value", `set_config_value(key: string, value?: string|number|boolean|string[]|null)`},
 		{"sequentialthinking", `sequentialthinking(nextThoughtNeeded: boolean, thought: string, thoughtNumber: integer, totalThoughts: integer, isRevision?: boolean, revisesThought?: integer)`},
-		{"post_page", `post_page(parent: object|string, children?: {type, text?}[])`},
+		{"post_page", `post_page(parent: {page_id}|string, children?: {type, text?}[])`},
 		{"browser_take_screenshot", `browser_take_screenshot(filename?: string, fullPage?: boolean, level?: "error"|"warning"|"info"|"debug"|… = "info", scale?: "css"|"device" = "css", type?: "png"|"jpeg" = "png")`},
 		{"browser_emulate", `browser_emulate(region: string, colorScheme?: "light"|"dark"|null, verbose?: boolean)`},
 	}
@@ -109,7 +109,7 @@ func TestSignature_shapes(t *testing.T) {
 		t.Errorf("signature %s, want %s", got, want)
 	}
 	ps := catalog.Params(json.RawMessage(testenv.Shapes["post_page"]))
-	if len(ps) != 2 || ps[1].Shape != "{type: string, text?: string}[]" {
+	if len(ps) != 2 || ps[1].Shape != "{type, text?}[]" {
 		t.Errorf("post_page params: %+v", ps)
 	}
 }

@@ -19,21 +19,25 @@ const ModeShapes = "shapes"
 //	set_config_value         desktop-commander: a value of anyOf string,
 //	                         number, boolean, array of strings or null
 //	sequentialthinking       sequential-thinking on zod 4: a property that
-//	                         is a $ref to another, #/properties/...
+//	                         is a $ref to another, #/properties/..., with
+//	                         a description of its own beside it (draft-07)
 //	post_page                notion (OpenAPI-generated): anyOf a $ref into
 //	                         #/$defs and a string; an array of objects
 //	browser_take_screenshot  playwright: required properties with a
 //	                         default, an enum of five literals
 //	browser_emulate          an enum or null, and an optional boolean
 //	                         that does not allow null
+//
+// and those of signatures.go, shapes of unions, objects and enums.
 var Shapes = map[string]string{
 	"set_config_value": `{"type":"object","properties":{"key":{"type":"string"},` +
 		`"value":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"array","items":{"type":"string"}},{"type":"null"}]}},` +
 		`"required":["key"],"additionalProperties":false,"$schema":"http://json-schema.org/draft-07/schema#"}`,
-	"sequentialthinking": `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{` +
+	"sequentialthinking": `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{` +
 		`"thought":{"type":"string"},"nextThoughtNeeded":{"type":"boolean","description":"Whether another thought step is needed"},` +
 		`"thoughtNumber":{"type":"integer","minimum":1},"totalThoughts":{"type":"integer","minimum":1},` +
-		`"isRevision":{"$ref":"#/properties/nextThoughtNeeded"},"revisesThought":{"$ref":"#/properties/thoughtNumber"}},` +
+		`"isRevision":{"$ref":"#/properties/nextThoughtNeeded","description":"Whether this revises previous thinking"},` +
+		`"revisesThought":{"$ref":"#/properties/thoughtNumber"}},` +
 		`"required":["thought","nextThoughtNeeded","thoughtNumber","totalThoughts"],"additionalProperties":false}`,
 	"post_page": `{"type":"object","properties":{` +
 		`"parent":{"anyOf":[{"$ref":"#/$defs/parentRequest"},{"type":"string"}]},` +

@@ -90,13 +90,15 @@ func Filesystem(t testing.TB, root string) manifests.Endpoint {
 // npm/package.json, light ones that start and list offline, by the
 // variable a test script reads them from: THINKING_JS
 // (server-sequential-thinking), CONTEXT7_JS (@upstash/context7-mcp, whose
-// calls need the network) and ESLINT_JS (@eslint/mcp).
+// calls need the network), ESLINT_JS (@eslint/mcp) and CHART_JS
+// (@antv/mcp-server-chart, whose calls need the network too).
 func PinnedJS(t testing.TB) map[string]string {
 	nm := filepath.Join(Dir(t), "node_modules")
 	return map[string]string{
 		"THINKING_JS": filepath.Join(nm, "@modelcontextprotocol", "server-sequential-thinking", "dist", "index.js"),
 		"CONTEXT7_JS": filepath.Join(nm, "@upstash", "context7-mcp", "dist", "index.js"),
 		"ESLINT_JS":   filepath.Join(nm, "@eslint", "mcp", "src", "mcp-cli.js"),
+		"CHART_JS":    filepath.Join(nm, "@antv", "mcp-server-chart", "build", "index.js"),
 	}
 }
 
