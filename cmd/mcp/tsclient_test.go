@@ -98,7 +98,7 @@ func TestTSClient_Basics(t *testing.T) {
 	if echo != (tsCall{Text: "Echo: hello"}) {
 		t.Errorf("echo = %+v", echo)
 	}
-	if want := (tsCall{Text: "everything__get_env is not available in this session", IsError: true}); refused != want {
+	if want := (tsCall{Text: "everything__get_env is not one of the tools this server lists; mcp_search finds more tools", IsError: true}); refused != want {
 		t.Errorf("get_env = %+v, want %+v", refused, want)
 	}
 }

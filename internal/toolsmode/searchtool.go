@@ -21,7 +21,7 @@ const (
 func searchToolDef() *mcp.Tool {
 	return &mcp.Tool{
 		Name: SearchTool,
-		Description: "Find more tools. Some tools of this session are not loaded at the start: this searches them " +
+		Description: "Find more tools. Some tools of this server are not listed at the start: this searches them " +
 			"by what they do, loads the matches and returns their definitions. A loaded tool can then be " +
 			"called by its name like any other.",
 		InputSchema: json.RawMessage(fmt.Sprintf(`{"type":"object","properties":{`+
