@@ -210,7 +210,7 @@ func (s *Server) proxy(e *entry) mcp.ToolHandler {
 		// call reads and can correct (a protocol error it never sees).
 		args, err := catalog.PrepareArgs(e.tool.InputSchema, args, nil, false)
 		if err != nil {
-			return toolError(fmt.Sprintf("%s: %s", e.name, clip.Line(err.Error()))), nil
+			return argsError(e.name, e.tool.InputSchema, err), nil
 		}
 		if res, ok := s.inRounds(ctx, e, req, args); ok {
 			return res, nil

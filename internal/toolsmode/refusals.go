@@ -1,16 +1,19 @@
 package toolsmode
 
 import (
+	"encoding/json"
 	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/clip"
 )
 
 // What the server says of a call it refuses, in the words mcp call uses
 // for the same refusal, less what only a shell has: a name it does not
-// list gets the listed names a client most likely meant.
+// list gets the listed names a client most likely meant, and arguments it
+// refuses get the tool's signature.
 
 // notAvailable is the one answer to a name outside the active set. Its
 // suggestions are drawn from the active set alone, so a name the surface
@@ -50,3 +53,11 @@ func (s *Server) suggest(name string) []string {
 
 // maxSuggestions bounds the names one answer suggests, as mcp call does.
 const maxSuggestions = 3
+
+// argsError is the answer to arguments a tool's input schema refuses: the
+// problem, and the signature of the tool under the name it is called by
+// here.
+func argsError(name string, schema json.RawMessage, err error) *mcp.CallToolResult {
+	sig := catalog.Tool{Name: name, InputSchema: schema}.Signature()
+	return toolError(clip.Line(name + ": " + err.Error() + "; the tool's signature is " + sig))
+}

@@ -55,6 +55,12 @@ func TestServer_UnlistedNames(t *testing.T) {
 	if r := c.call(t, "everything__get_sum", map[string]any{"a": 2, "b": 40}); r.IsError || !strings.Contains(r.text(), "42") {
 		t.Errorf("get_sum after mcp_search: %q (isError %v)", r.text(), r.IsError)
 	}
+	// Arguments the schema refuses name the tool's signature (the docs'
+	// example).
+	want := "everything__echo: missing required argument message; the tool's signature is everything__echo(message: string)"
+	if r := c.call(t, "everything__echo", map[string]any{}); !r.IsError || r.text() != want {
+		t.Errorf("echo without a message: %q, want %q", r.text(), want)
+	}
 	// No word of sessions in what a client reads: the answers above, and
 	// what tools/list says.
 	for name, tl := range c.tools(t) {
