@@ -137,13 +137,16 @@ func (s *Surface) Filter(server string, tools []Tool) []Tool {
 // what exists beyond the surface is learned from it.
 type NotAvailableError struct {
 	Server, Tool string
-	// Session says the caller is in a session (or is an agent served in
-	// tools mode); User, outside a session, that the user's own
-	// configuration is the boundary rather than a recipe.
+	// Session says the caller is in a session; User, outside a session,
+	// that the user's own configuration is the boundary rather than a
+	// recipe; Listed, that the caller is a client of mcp serve, which
+	// knows the tools by the names the server lists (Server is that name).
 	Session bool `json:",omitempty"`
 	User    bool `json:",omitempty"`
+	Listed  bool `json:",omitempty"`
 	// Suggest are what the caller most likely meant, written as the
-	// caller would write them (SERVER.TOOL), all of them on the surface.
+	// caller would write them (SERVER.TOOL, or a listed name), all of
+	// them on the surface.
 	Suggest []string `json:",omitempty"`
 }
 
@@ -161,6 +164,8 @@ func (e *NotAvailableError) reason() string {
 		name += "." + e.Tool
 	}
 	switch {
+	case e.Listed:
+		return name + " is not one of the tools this server lists"
 	case e.Session:
 		return name + " is not available in this session"
 	case e.User && e.Tool == "":

@@ -236,7 +236,7 @@ func TestServe_EndToEnd(t *testing.T) {
 			// Not loaded yet, excluded, not authorized, unknown: one answer.
 			for _, name := range []string{"everything__get_sum", "everything__get_env", "everything__get_resource_links", "memory__delete_entities", "nothing__at_all"} {
 				text, isErr := callText(ctx, t, c, name, map[string]any{"a": 1, "b": 2})
-				if !isErr || text != name+" is not available in this session" {
+				if !isErr || text != name+" is not one of the tools this server lists; mcp_search finds more tools" {
 					t.Errorf("%s = %q (error %v), want the not-available tool error", name, text, isErr)
 				}
 			}
@@ -267,7 +267,7 @@ func TestServe_EndToEnd(t *testing.T) {
 				t.Errorf("get_sum = %q (error %v)", text, isErr)
 			}
 			// Loading one tool does not load the others.
-			if text, isErr := callText(ctx, t, c, "everything__get_tiny_image", nil); !isErr || text != "everything__get_tiny_image is not available in this session" {
+			if text, isErr := callText(ctx, t, c, "everything__get_tiny_image", nil); !isErr || text != "everything__get_tiny_image is not one of the tools this server lists; mcp_search finds more tools" {
 				t.Errorf("get_tiny_image = %q (error %v)", text, isErr)
 			}
 

@@ -67,7 +67,7 @@ func TestTSClient_ToolsAddedLater(t *testing.T) {
 		t.Errorf("tools at start = %v, want fake__add_named, no fake__late and no mcp_search", start)
 	}
 	refused := func(name string) tsCall {
-		return tsCall{Text: name + " is not available in this session", IsError: true}
+		return tsCall{Text: name + " is not one of the tools this server lists; mcp_search finds more tools", IsError: true}
 	}
 	for _, c := range []struct {
 		name    string

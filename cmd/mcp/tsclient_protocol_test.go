@@ -87,7 +87,7 @@ func TestTSClient_Refusals(t *testing.T) {
 			t.Errorf("%s = code %d %q, result %s; want method not found (-32601)", method, o.Code, o.Message, o.Result)
 		}
 	}
-	if want := (tsCall{Text: "everything__get_env is not available in this session", IsError: true}); excluded != want {
+	if want := (tsCall{Text: "everything__get_env is not one of the tools this server lists", IsError: true}); excluded != want {
 		t.Errorf("get_env = %+v, want %+v", excluded, want)
 	}
 	if string(setLevel.Result) != "{}" || setLevel.Code != 0 {

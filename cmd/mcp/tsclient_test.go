@@ -83,12 +83,14 @@ func TestTSClient_Basics(t *testing.T) {
 	var name string
 	var listChanged bool
 	var tools []string
-	var echo, refused tsCall
+	var echo, refused, misspelled, noMessage tsCall
 	f.get(t, "serverName", &name)
 	f.get(t, "toolsListChanged", &listChanged)
 	f.get(t, "tools", &tools)
 	f.get(t, "echo", &echo)
 	f.get(t, "refused", &refused)
+	f.get(t, "misspelled", &misspelled)
+	f.get(t, "noMessage", &noMessage)
 	if name != "mcp" || !listChanged {
 		t.Errorf("server %q, tools.listChanged %v; want mcp, true", name, listChanged)
 	}
@@ -98,8 +100,14 @@ func TestTSClient_Basics(t *testing.T) {
 	if echo != (tsCall{Text: "Echo: hello"}) {
 		t.Errorf("echo = %+v", echo)
 	}
-	if want := (tsCall{Text: "everything__get_env is not available in this session", IsError: true}); refused != want {
+	if want := (tsCall{Text: "everything__get_env is not one of the tools this server lists; mcp_search finds more tools", IsError: true}); refused != want {
 		t.Errorf("get_env = %+v, want %+v", refused, want)
+	}
+	if want := (tsCall{Text: "everything__ecoh is not one of the tools this server lists (did you mean everything__echo?); mcp_search finds more tools", IsError: true}); misspelled != want {
+		t.Errorf("ecoh = %+v, want %+v", misspelled, want)
+	}
+	if want := (tsCall{Text: "everything__echo: missing required argument message; the tool's signature is everything__echo(message: string)", IsError: true}); noMessage != want {
+		t.Errorf("echo without a message = %+v, want %+v", noMessage, want)
 	}
 }
 

@@ -1,6 +1,7 @@
 package toolsmode
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -72,8 +73,58 @@ func TestServer_ArgumentsRealServers(t *testing.T) {
 		"thinking__sequentialthinking": {"thought": "t", "nextThoughtNeeded": false, "thoughtNumber": 0, "totalThoughts": 1},
 		"eslint__lint_files":           {"filePaths": []string{}},
 	} {
-		if r := c.call(t, name, args); !r.IsError || !strings.Contains(r.text(), "minim") && !strings.Contains(r.text(), "minItems") {
+		r := c.call(t, name, args)
+		if !r.IsError || !strings.Contains(r.text(), "minim") && !strings.Contains(r.text(), "minItems") {
 			t.Errorf("%s %v: %q (isError %v), want refused", name, args, r.text(), r.IsError)
 		}
+		// The refusal gives the tool's signature, as mcp call's hint does.
+		if !strings.Contains(r.text(), "; the tool's signature is "+name+"(") {
+			t.Errorf("%s %v: %q, want the tool's signature", name, args, r.text())
+		}
+	}
+}
+
+// Arguments the schema refuses are answered as mcp call answers them, with
+// the tool's signature under the name the client calls it by: a missing
+// required argument, a value of the wrong type, an unknown key; and
+// mcp_search's own arguments the same way.
+func TestServer_ArgumentErrorsSignature(t *testing.T) {
+	t.Parallel()
+	eng := newEngine(t, []*catalog.ServerSurface{{ID: "fake", All: true, Defer: []string{"post_page"}}}, testenv.FakeServer(t, testenv.ModeShapes))
+	s, _ := newServer(t, eng, Options{})
+	c := inProcess(t, s)
+	tools := c.tools(t)
+	sig := func(name, start string) string {
+		t.Helper()
+		got := catalog.Tool{Name: name, InputSchema: tools[name].InputSchema}.Signature()
+		if !strings.HasPrefix(got, start) {
+			t.Fatalf("%s's signature is %q, want it to start %q", name, got, start)
+		}
+		return got
+	}
+	config := sig("fake__set_config_value", "fake__set_config_value(key: string, value?: ")
+	thinking := sig("fake__sequentialthinking", "fake__sequentialthinking(nextThoughtNeeded: boolean, thought: string, ")
+	search := sig(SearchTool, "mcp_search(query: string, limit?: integer)")
+	for _, tt := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"fake__set_config_value", map[string]any{"value": "v"}, "fake__set_config_value: missing required argument key; the tool's signature is " + config},
+		{"fake__set_config_value", map[string]any{"key": 5}, "fake__set_config_value: /key: got number, want string; the tool's signature is " + config},
+		{"fake__set_config_value", map[string]any{"key": "k", "vaule": 1}, "fake__set_config_value: unknown argument vaule (did you mean value?); the tool's signature is " + config},
+		{"fake__sequentialthinking", map[string]any{"thought": "t"},
+			"fake__sequentialthinking: missing required argument nextThoughtNeeded, thoughtNumber, totalThoughts; the tool's signature is " + thinking},
+		{SearchTool, map[string]any{}, "mcp_search: missing required argument query; the tool's signature is " + search},
+		{SearchTool, map[string]any{"query": "page", "limt": 3}, "mcp_search: unknown argument limt (did you mean limit?); the tool's signature is " + search},
+		{SearchTool, map[string]any{"query": "page", "limit": 50}, "mcp_search: /limit: maximum: got 50, want 20; the tool's signature is " + search},
+	} {
+		if r := c.call(t, tt.tool, tt.args); !r.IsError || r.text() != tt.want {
+			t.Errorf("%s %v:\n got %q (isError %v)\nwant %q", tt.tool, tt.args, r.text(), r.IsError, tt.want)
+		}
+	}
+	// A whole number written 5.0 is an integer for mcp_search too.
+	if r := c.call(t, SearchTool, map[string]any{"query": "page", "limit": json.RawMessage("5.0")}); r.IsError {
+		t.Errorf("mcp_search limit 5.0: %q", r.text())
 	}
 }

@@ -52,7 +52,7 @@ func (s *Server) gate(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		name := r.Params.Name
 		if !s.isActive(name) {
-			return notAvailable(name), nil
+			return s.notAvailable(name), nil
 		}
 		defer func() {
 			if p := recover(); p != nil {
@@ -125,12 +125,6 @@ func answered(method string) bool {
 		return true
 	}
 	return strings.HasPrefix(method, "notifications/")
-}
-
-// notAvailable is the one answer to a name outside the active set, in the
-// CLI's words to a session: the agent's connection is one.
-func notAvailable(name string) *mcp.CallToolResult {
-	return toolError((&catalog.NotAvailableError{Server: displayName(name), Session: true}).Error())
 }
 
 // toolError is a result with isError and one text item.
@@ -216,7 +210,7 @@ func (s *Server) proxy(e *entry) mcp.ToolHandler {
 		// call reads and can correct (a protocol error it never sees).
 		args, err := catalog.PrepareArgs(e.tool.InputSchema, args, nil, false)
 		if err != nil {
-			return toolError(fmt.Sprintf("%s: %s", e.name, clip.Line(err.Error()))), nil
+			return argsError(e.name, e.tool.InputSchema, err), nil
 		}
 		if res, ok := s.inRounds(ctx, e, req, args); ok {
 			return res, nil
@@ -298,7 +292,7 @@ func (s *Server) callError(e *entry, err error) *mcp.CallToolResult {
 	var ue *upstream.UnavailableError
 	switch {
 	case errors.As(err, &na):
-		return notAvailable(e.name)
+		return s.notAvailable(e.name)
 	case errors.Is(err, context.DeadlineExceeded):
 		te, ok := upstream.Timed(err, s.opts.CallTimeout).(*upstream.TimeoutError)
 		if !ok {

@@ -44,7 +44,7 @@ func TestServer_ToolsAddedLater(t *testing.T) {
 		t.Fatalf("addtool: %+v", r)
 	}
 	c.waitChanged(t)
-	if r := c.call(t, "fake__hidden_late", map[string]any{}); !r.IsError || !strings.Contains(r.text(), "not available in this session") {
+	if r := c.call(t, "fake__hidden_late", map[string]any{}); !r.IsError || !strings.Contains(r.text(), "is not one of the tools this server lists") {
 		t.Errorf("a deferred tool was callable before mcp_search loaded it: %+v", r)
 	}
 	if r := c.call(t, SearchTool, map[string]any{"query": "hidden_late"}); r.IsError || !strings.Contains(r.text(), "fake__hidden_late") {
@@ -58,7 +58,7 @@ func TestServer_ToolsAddedLater(t *testing.T) {
 	if r := c.call(t, "named__addtool", map[string]any{"name": "late"}); r.IsError {
 		t.Fatalf("addtool: %+v", r)
 	}
-	if r := c.call(t, "named__late", map[string]any{}); !r.IsError || !strings.Contains(r.text(), "not available in this session") {
+	if r := c.call(t, "named__late", map[string]any{}); !r.IsError || !strings.Contains(r.text(), "is not one of the tools this server lists") {
 		t.Errorf("a tool outside the named list was served: %+v", r)
 	}
 	if got := names(c.tools(t)); slices.Contains(got, "named__late") {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/clip"
 	"github.com/mcpsh/mcp/search"
 )
@@ -21,7 +22,7 @@ const (
 func searchToolDef() *mcp.Tool {
 	return &mcp.Tool{
 		Name: SearchTool,
-		Description: "Find more tools. Some tools of this session are not loaded at the start: this searches them " +
+		Description: "Find more tools. Some tools of this server are not listed at the start: this searches them " +
 			"by what they do, loads the matches and returns their definitions. A loaded tool can then be " +
 			"called by its name like any other.",
 		InputSchema: json.RawMessage(fmt.Sprintf(`{"type":"object","properties":{`+
@@ -50,29 +51,34 @@ type found struct {
 // that loads something gives one notification (searches that load within
 // those 10 ms of each other share one), and one that loads nothing none.
 func (s *Server) search(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	// The arguments are checked as a listed tool's are.
+	raw := req.Params.Arguments
+	if len(raw) == 0 || string(raw) == "null" {
+		raw = json.RawMessage("{}")
+	}
+	schema := rawSchema(searchToolDef().InputSchema)
+	raw, err := catalog.PrepareArgs(schema, raw, nil, false)
+	if err != nil {
+		return argsError(SearchTool, schema, err), nil
+	}
 	var args struct {
-		Query *string `json:"query"`
-		Limit *int    `json:"limit"`
+		Query string   `json:"query"`
+		Limit *float64 `json:"limit"` // an integer (5.0 too) in bounds, by the schema
 	}
-	if raw := req.Params.Arguments; len(raw) > 0 {
-		if err := json.Unmarshal(raw, &args); err != nil {
-			return toolError("mcp_search: invalid arguments: " + clip.Line(err.Error())), nil
-		}
+	if err := json.Unmarshal(raw, &args); err != nil {
+		return toolError("mcp_search: invalid arguments: " + clip.Line(err.Error())), nil
 	}
-	if args.Query == nil || strings.TrimSpace(*args.Query) == "" {
-		return toolError("mcp_search: query is required: a few words about what the tool should do"), nil
+	if strings.TrimSpace(args.Query) == "" {
+		return toolError("mcp_search: query is empty: give a few words about what the tool should do"), nil
 	}
 	limit := defaultSearchLimit
 	if args.Limit != nil {
-		if *args.Limit < 1 || *args.Limit > maxSearchLimit {
-			return toolError(fmt.Sprintf("mcp_search: limit must be between 1 and %d", maxSearchLimit)), nil
-		}
-		limit = *args.Limit
+		limit = int(*args.Limit)
 	}
 	surface := s.eng.Surface()
 	s.activating.Lock()
 	defer s.activating.Unlock()
-	hits, err := s.index.Search(*args.Query, search.Options{Limit: limit, Only: surface.Deferred})
+	hits, err := s.index.Search(args.Query, search.Options{Limit: limit, Only: surface.Deferred})
 	if err != nil {
 		return toolError("mcp_search: " + clip.Line(err.Error())), nil
 	}

@@ -58,17 +58,17 @@ func TestServer_EagerSearchAndGate(t *testing.T) {
 	// Hidden, unauthorized and unknown names all get the same answer.
 	for _, name := range []string{"everything__get_sum", "memory__search_nodes", "everything__get_env", "everything__nope", "nope"} {
 		r := c.call(t, name, map[string]any{"a": 1, "b": 2})
-		if !r.IsError || r.text() != name+" is not available in this session" {
+		if !r.IsError || r.text() != name+" is not one of the tools this server lists; mcp_search finds more tools" {
 			t.Errorf("%s: %+v, want the not-available tool error", name, r)
 		}
 	}
 	// A name with a space is no tool name: it is quoted.
-	if r := c.call(t, "mcp refused", map[string]any{"name": "everything__echo"}); !r.IsError || r.text() != `"mcp refused" is not available in this session` {
+	if r := c.call(t, "mcp refused", map[string]any{"name": "everything__echo"}); !r.IsError || r.text() != `"mcp refused" is not one of the tools this server lists; mcp_search finds more tools` {
 		t.Errorf("a name with a space: %+v", r)
 	}
 
 	// A name that is no tool name at all is quoted, on one line.
-	if r := c.call(t, "two\nlines", nil); !r.IsError || r.text() != `"two\nlines" is not available in this session` {
+	if r := c.call(t, "two\nlines", nil); !r.IsError || r.text() != `"two\nlines" is not one of the tools this server lists; mcp_search finds more tools` {
 		t.Errorf("a name with a newline: %+v", r)
 	}
 
@@ -161,7 +161,7 @@ func TestServer_NoDeferredNoSearch(t *testing.T) {
 	if got := names(c.tools(t)); !slices.Equal(got, []string{"everything__echo", "everything__get_sum"}) {
 		t.Errorf("tools/list = %v", got)
 	}
-	if r := c.call(t, SearchTool, map[string]any{"query": "sum"}); !r.IsError || r.text() != "mcp_search is not available in this session" {
+	if r := c.call(t, SearchTool, map[string]any{"query": "sum"}); !r.IsError || r.text() != "mcp_search is not one of the tools this server lists" {
 		t.Errorf("mcp_search = %+v", r)
 	}
 }
@@ -394,7 +394,7 @@ func TestServer_ConcurrentSearch(t *testing.T) {
 			}
 			for _, f := range res.Tools {
 				got, err := c.callE(f.Name, map[string]any{})
-				if err != nil || strings.HasSuffix(got.text(), "is not available in this session") {
+				if err != nil || strings.Contains(got.text(), "is not one of the tools this server lists") {
 					errs <- fmt.Sprintf("%s after mcp_search returned it: %v %s", f.Name, err, got.text())
 				}
 			}

@@ -162,7 +162,7 @@ func TestServer_taskRefusals(t *testing.T) {
 
 	raw := a.raw(t, "tools/call", map[string]any{"name": "fake__taskfail", "arguments": map[string]any{}, "task": map[string]any{}})
 	var res rawResult
-	if err := json.Unmarshal(raw, &res); err != nil || !res.IsError || res.text() != "fake__taskfail is not available in this session" {
+	if err := json.Unmarshal(raw, &res); err != nil || !res.IsError || res.text() != "fake__taskfail is not one of the tools this server lists (did you mean fake__taskwait?)" {
 		t.Errorf("a task of an excluded tool = %s", raw)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

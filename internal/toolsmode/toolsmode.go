@@ -9,8 +9,9 @@
 //
 // Every call goes through one gate: a name that is not active (unknown,
 // unauthorized, or deferred and not yet loaded) gets the same tool error,
-// "NAME is not available in this session", so nothing about what exists
-// beyond the surface is learned. Active calls are proxied to the upstream
+// "NAME is not one of the tools this server lists", with the active names
+// it most likely meant (refusals.go), so nothing about what exists beyond
+// what is listed is learned. Active calls are proxied to the upstream
 // through the mux engine, which checks the catalog gate again.
 //
 // What upstreams send for a person, their requests for input and their log

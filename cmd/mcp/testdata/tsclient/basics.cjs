@@ -1,5 +1,5 @@
 'use strict';
-// The handshake, the tool list, a call and a refusal.
+// The handshake, the tool list, a call and refusals: of a name, and of arguments.
 // Arguments: the mcp command line (e.g. --recipe DIR serve --agent tooler).
 const { connect, text, main } = require('./lib.cjs');
 
@@ -10,6 +10,8 @@ main(async (args) => {
   const tools = (await client.listTools()).tools.map((t) => t.name).sort();
   const echo = await client.callTool({ name: 'everything__echo', arguments: { message: 'hello' } });
   const refused = await client.callTool({ name: 'everything__get_env', arguments: {} });
+  const misspelled = await client.callTool({ name: 'everything__ecoh', arguments: { message: 'hello' } });
+  const noMessage = await client.callTool({ name: 'everything__echo', arguments: {} });
   await client.close();
   return {
     serverName: server.name,
@@ -17,5 +19,7 @@ main(async (args) => {
     tools,
     echo: { text: text(echo), isError: Boolean(echo.isError) },
     refused: { text: text(refused), isError: Boolean(refused.isError) },
+    misspelled: { text: text(misspelled), isError: Boolean(misspelled.isError) },
+    noMessage: { text: text(noMessage), isError: Boolean(noMessage.isError) },
   };
 });
