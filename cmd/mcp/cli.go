@@ -3,14 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/alecthomas/kong"
 
-	"github.com/mcpsh/mcp/internal/clip"
 	"github.com/mcpsh/mcp/internal/exit"
 	"github.com/mcpsh/mcp/internal/output"
+	"github.com/mcpsh/mcp/internal/parseerr"
 	"github.com/mcpsh/mcp/internal/version"
 )
 
@@ -114,11 +113,8 @@ func (a *app) run(args []string) (err error) {
 	if err != nil {
 		var pe *kong.ParseError
 		if errors.As(err, &pe) {
-			if ue := unknownCommand(parser, pe); ue != nil {
-				return ue
-			}
-			if ue := flagsAsArguments(pe, args); ue != nil {
-				return ue
+			if msg, hint, ok := parseerr.Explain(parser, pe, args); ok {
+				return &usageError{msg: msg, hint: hint}
 			}
 			return &usageError{msg: pe.Error(), hint: "run `mcp --help` for the verbs and flags"}
 		}
@@ -126,53 +122,6 @@ func (a *app) run(args []string) (err error) {
 	}
 	a.recipeDir, a.agent, a.trustOnce = host.Recipe, host.Agent, host.TrustOnce
 	return kctx.Run(a)
-}
-
-// unknownCommand is the error for a command line whose command (or
-// subcommand) does not exist: it says so and lists the ones there are
-// (keeping kong's "did you mean" when it has one). It is nil for any other
-// parse error.
-func unknownCommand(parser *kong.Kong, pe *kong.ParseError) *usageError {
-	rest, found := strings.CutPrefix(pe.Error(), "unexpected argument ")
-	if !found || pe.Context == nil {
-		return nil
-	}
-	cmd, _, _ := strings.Cut(rest, ", did you mean ")
-	parent := parser.Model.Node
-	for _, p := range pe.Context.Path {
-		if p.Command != nil {
-			parent = p.Command
-		}
-	}
-	var names []string
-	for _, n := range parent.Children {
-		if n.Type == kong.CommandNode && !n.Hidden {
-			names = append(names, n.Name)
-		}
-	}
-	if len(names) == 0 {
-		return nil
-	}
-	where := "mcp"
-	if parent != parser.Model.Node {
-		where = "mcp " + parent.Path()
-	}
-	msg := fmt.Sprintf("%s has no command %q", where, clip.Runes(cmd, 40))
-	if _, suggestion, ok := strings.Cut(pe.Error(), ", did you mean "); ok {
-		msg += ", did you mean " + suggestion
-	} else if verb := verbFor[cmd]; verb != "" && parent == parser.Model.Node {
-		msg += fmt.Sprintf(", did you mean %q?", verb)
-	}
-	return &usageError{msg: msg, hint: "its commands are " + strings.Join(names, ", ") + " (`" + where + " --help` says what each does)"}
-}
-
-// verbFor is the verb for a word that other command-line tools use for
-// it, where no verb is spelled close enough for the grammar to say.
-var verbFor = map[string]string{
-	"tools": "list", "show": "list", "describe": "list", "info": "list", "schema": "list",
-	"find": "search", "grep": "search", "query": "search",
-	"exec": "call", "invoke": "call", "tool": "call",
-	"eval": "run", "js": "run", "script": "run",
 }
 
 // usageError is a malformed command line: exit 2.
