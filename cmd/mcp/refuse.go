@@ -25,7 +25,7 @@ var authVerbs = map[string]bool{"auth": true, "login": true, "logout": true}
 // of a tool that manages servers. Any other word in a verb's place is a
 // typo, for the grammar to answer with the verb it probably meant.
 var adminCommands = map[string]bool{
-	"check": true, "session": true, "trust": true, "daemon": true, "serve": true,
+	"check": true, "init": true, "session": true, "trust": true, "daemon": true, "serve": true,
 	"version": true, "completion": true, "man": true,
 	"config": true, "add": true, "remove": true, "import": true, "install": true, "server": true, "servers": true,
 }
