@@ -13,8 +13,10 @@
 //	             optional (or has a default); an error where it is required.
 //	key:=JSON    the value is raw JSON, sent as written.
 //
-// A null in --args (or in the arguments of mcp run and mcp serve) for a
-// property that does not allow it and need not be given is left out too.
+// A null in key:=JSON or --args (or in the arguments of mcp run and mcp
+// serve) for a property that does not allow it and need not be given is
+// left out too, and so is one for an optional property, not allowing
+// null, of an object at any depth of a value (omitNulls).
 
 package catalog
 
@@ -59,7 +61,6 @@ func BuildArgs(schema json.RawMessage, base json.RawMessage, pairs []string) (js
 		}
 	}
 	m := models.get(schema)
-	omitNulls(m, obj, &order)
 	appended := map[string]bool{}
 	for _, p := range pairs {
 		key, val, raw, err := split(p)
@@ -100,6 +101,7 @@ func BuildArgs(schema json.RawMessage, base json.RawMessage, pairs []string) (js
 		}
 		obj[key] = v
 	}
+	omitNulls(m, obj, &order)
 	return encodeObject(obj, order), nil
 }
 
@@ -177,17 +179,73 @@ func literal(val string) (json.RawMessage, string, bool) {
 }
 
 // omitNulls leaves out of obj the nulls of properties that do not allow
-// null and need not be given.
+// null and need not be given, at any depth: a top-level property that is
+// optional or has a default, and in the objects an argument holds (in its
+// own properties, its arrays' items, and theirs) a property that is not
+// required.
 func omitNulls(m *model, obj map[string]json.RawMessage, order *[]string) {
 	for k, v := range obj {
 		ps := m.field(k)
-		if ps == nil || ps.allows("null") || m.needed(k) || string(bytes.TrimSpace(v)) != "null" {
+		if ps == nil {
+			continue
+		}
+		if !isNull(v) {
+			obj[k] = pruneNulls(ps, v)
+			continue
+		}
+		if ps.allows("null") || m.needed(k) {
 			continue
 		}
 		delete(obj, k)
 		*order = dropKey(*order, k)
 	}
 }
+
+// pruneNulls is v (a value of property p) less the nulls of the optional
+// properties, not allowing null, of the objects inside it. A value with
+// no null in it, or that does not parse, is returned as it is.
+func pruneNulls(p *prop, v json.RawMessage) json.RawMessage {
+	if p == nil || !bytes.Contains(v, []byte("null")) {
+		return v
+	}
+	t := bytes.TrimSpace(v)
+	switch {
+	case len(t) > 0 && t[0] == '{' && p.fields != nil:
+		obj := map[string]json.RawMessage{}
+		var order []string
+		if decodeObject(t, &obj, &order) != nil {
+			return v
+		}
+		kept := order[:0:0]
+		for _, k := range order {
+			f := p.fields[k]
+			if f != nil && isNull(obj[k]) && !f.allows("null") && !contains(p.required, k) {
+				continue
+			}
+			obj[k] = pruneNulls(f, obj[k])
+			kept = append(kept, k)
+		}
+		return encodeObject(obj, kept)
+	case len(t) > 0 && t[0] == '[' && p.items != nil:
+		var items []json.RawMessage
+		if json.Unmarshal(t, &items) != nil {
+			return v
+		}
+		var b bytes.Buffer
+		b.WriteByte('[')
+		for i, it := range items {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.Write(pruneNulls(p.items, it))
+		}
+		b.WriteByte(']')
+		return b.Bytes()
+	}
+	return v
+}
+
+func isNull(v json.RawMessage) bool { return string(bytes.TrimSpace(v)) == "null" }
 
 func dropKey(list []string, s string) []string {
 	out := list[:0]
