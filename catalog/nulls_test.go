@@ -82,3 +82,43 @@ func TestPrepareArgs_nullsAtAnyDepth(t *testing.T) {
 		})
 	}
 }
+
+// A wrong value for an enum that also allows null names the values and
+// null in one line, however the schema writes the union.
+func TestValidateArgs_nullableEnum(t *testing.T) {
+	tests := []struct {
+		prop string
+		arg  string
+		want string
+	}{
+		{`{"anyOf":[{"type":"string","enum":["light","dark"]},{"type":"null"}]}`, `"blue"`,
+			`/c: value must be one of 'light', 'dark' or null`},
+		{`{"anyOf":[{"enum":["light","dark"]},{"type":"null"}]}`, `"blue"`,
+			`/c: value must be one of 'light', 'dark' or null`},
+		{`{"oneOf":[{"enum":["light","dark"]},{"type":"null"}]}`, `"blue"`,
+			`/c: value must be one of 'light', 'dark' or null`},
+		{`{"type":["string","null"],"enum":["light","dark",null]}`, `"blue"`,
+			`/c: value must be one of 'light', 'dark' or null`},
+		{`{"enum":["light",null]}`, `"blue"`,
+			`/c: value must be 'light' or null`},
+		{`{"anyOf":[{"const":"light"},{"const":"dark"},{"type":"null"}]}`, `"blue"`,
+			`/c: value must be one of 'light', 'dark' or null`},
+		{`{"anyOf":[{"type":"string","enum":["light","dark"]},{"type":"null"}]}`, `5`,
+			`/c: got number, want string or null`},
+		{`{"anyOf":[{"type":"string","minLength":9},{"type":"string","format":"email"},{"type":"null"}]}`, `5`,
+			`/c: got number, want string or null`},
+		// null is not among the values: the enum refuses it.
+		{`{"type":["string","null"],"enum":["light","dark"]}`, `"blue"`,
+			`/c: value must be one of 'light', 'dark'`},
+		// a union of more than values and null keeps a line a branch.
+		{`{"anyOf":[{"enum":["light","dark"]},{"type":"integer"},{"type":"null"}]}`, `"blue"`,
+			`/c: got string, want integer; /c: got string, want null; /c: value must be one of 'light', 'dark'`},
+	}
+	for _, tt := range tests {
+		schema := json.RawMessage(`{"type":"object","properties":{"c":` + tt.prop + `}}`)
+		err := catalog.ValidateArgs(schema, json.RawMessage(`{"c":`+tt.arg+`}`))
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("%s with %s: %v, want %q", tt.prop, tt.arg, err, tt.want)
+		}
+	}
+}
