@@ -30,6 +30,7 @@ import (
 
 	"github.com/mcpsh/mcp/internal/clip"
 	"github.com/mcpsh/mcp/internal/exit"
+	"github.com/mcpsh/mcp/internal/shell"
 )
 
 // MaxArgsSize bounds an arguments object built from any source.
@@ -39,6 +40,13 @@ const MaxArgsSize = 16 << 20
 type ArgError struct {
 	Arg string // the word as given (values are not repeated back when long)
 	Msg string
+	// Want is the type the argument's property takes ("integer",
+	// "number", "boolean") when the value is not one; empty for a word
+	// that is no key=value.
+	Want string `json:",omitempty"`
+	// Try is the word written as it would be taken, when there is one:
+	// path=/etc/hosts for a bare /etc/hosts, maxCount=10 for maxCount=abc.
+	Try string `json:",omitempty"`
 }
 
 func (e *ArgError) Error() string {
@@ -62,10 +70,10 @@ func BuildArgs(schema json.RawMessage, base json.RawMessage, pairs []string) (js
 	}
 	m := models.get(schema)
 	appended := map[string]bool{}
-	for _, p := range pairs {
+	for i, p := range pairs {
 		key, val, raw, err := split(p)
 		if err != nil {
-			return nil, err
+			return nil, withTry(err, m.positional(p, obj, pairs[i+1:]))
 		}
 		var v json.RawMessage
 		if raw {
@@ -148,7 +156,78 @@ func coerce(ps *prop, key, val string) (json.RawMessage, error) {
 			firstErr = err
 		}
 	}
+	if ae, ok := firstErr.(*ArgError); ok && ae.Want != "" {
+		ae.Try = key + "=" + example(ps, ae.Want)
+	}
 	return nil, firstErr
+}
+
+// example is a value of type t for a property: its default where that is
+// one, else a plain one.
+func example(ps *prop, t string) string {
+	if ps.def != nil {
+		if v, got, ok := literal(fmt.Sprint(*ps.def)); ok && (got == t || t == "number" && got == "integer") {
+			return string(v)
+		}
+	}
+	if t == "boolean" {
+		return "true"
+	}
+	return "10"
+}
+
+// positional is word (a bare value, no key=value) as the value of the
+// parameter it most likely is: the first required one not given (in
+// obj or in the pairs after it), else the first required one, else the
+// tool's only parameter; empty when there is none.
+func (m *model) positional(word string, obj map[string]json.RawMessage, rest []string) string {
+	if m == nil || m.root == nil || strings.Contains(word, "=") {
+		return ""
+	}
+	given := func(k string) bool {
+		if _, ok := obj[k]; ok {
+			return true
+		}
+		for _, p := range rest {
+			if strings.HasPrefix(p, k+"=") || strings.HasPrefix(p, k+":=") {
+				return true
+			}
+		}
+		return false
+	}
+	var first, name string
+	for _, k := range m.root.required {
+		if !m.needed(k) {
+			continue
+		}
+		if first == "" {
+			first = k
+		}
+		if !given(k) {
+			name = k
+			break
+		}
+	}
+	if name == "" {
+		name = first
+	}
+	if name == "" && len(m.root.fields) == 1 {
+		for k := range m.root.fields {
+			name = k
+		}
+	}
+	if name == "" {
+		return ""
+	}
+	return name + "=" + shell.Word(clip.Runes(word, 61))
+}
+
+// withTry sets the Try of an *ArgError.
+func withTry(err error, try string) error {
+	if ae, ok := err.(*ArgError); ok && try != "" {
+		ae.Try = try
+	}
+	return err
 }
 
 // literal reads val as one JSON value and says its type ("integer" for a
@@ -265,7 +344,7 @@ func coerceAs(t, key, val string) (json.RawMessage, error) {
 		if jsonInt.MatchString(val) {
 			return json.RawMessage(val), nil
 		}
-		return nil, &ArgError{Arg: key, Msg: fmt.Sprintf("expected an integer, got %q", clip.Runes(val, 41))}
+		return nil, &ArgError{Arg: key, Msg: fmt.Sprintf("expected an integer, got %q", clip.Runes(val, 41)), Want: t}
 	case "number":
 		if jsonNumber.MatchString(val) {
 			return json.RawMessage(val), nil
@@ -273,7 +352,7 @@ func coerceAs(t, key, val string) (json.RawMessage, error) {
 		if f, err := strconv.ParseFloat(val, 64); err == nil && !strings.ContainsAny(val, "xXpP_") && finite(f) {
 			return json.RawMessage(strconv.FormatFloat(f, 'g', -1, 64)), nil
 		}
-		return nil, &ArgError{Arg: key, Msg: fmt.Sprintf("expected a number, got %q", clip.Runes(val, 41))}
+		return nil, &ArgError{Arg: key, Msg: fmt.Sprintf("expected a number, got %q", clip.Runes(val, 41)), Want: t}
 	case "boolean":
 		switch strings.ToLower(val) {
 		case "true":
@@ -281,7 +360,7 @@ func coerceAs(t, key, val string) (json.RawMessage, error) {
 		case "false":
 			return json.RawMessage("false"), nil
 		}
-		return nil, &ArgError{Arg: key, Msg: fmt.Sprintf("expected true or false, got %q", clip.Runes(val, 41))}
+		return nil, &ArgError{Arg: key, Msg: fmt.Sprintf("expected true or false, got %q", clip.Runes(val, 41)), Want: t}
 	case "null":
 		if val == "null" {
 			return json.RawMessage("null"), nil

@@ -2,6 +2,7 @@ package catalog_test
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -119,6 +120,43 @@ func TestValidateArgs_nullableEnum(t *testing.T) {
 		err := catalog.ValidateArgs(schema, json.RawMessage(`{"c":`+tt.arg+`}`))
 		if err == nil || err.Error() != tt.want {
 			t.Errorf("%s with %s: %v, want %q", tt.prop, tt.arg, err, tt.want)
+		}
+	}
+}
+
+// A bare word, or a value not of its property's type, is refused with the
+// word written as it would be taken.
+func TestBuildArgs_try(t *testing.T) {
+	readFile := `{"type":"object","properties":{"path":{"type":"string"},"head":{"type":"number"}},"required":["path"]}`
+	writeFile := `{"type":"object","properties":{"path":{"type":"string"},"content":{"type":"string"}},"required":["path","content"]}`
+	search := `{"type":"object","properties":{"pattern":{"type":"string"},"maxCount":{"type":"integer"},` +
+		`"limit":{"type":"integer","default":50},"ratio":{"type":"number"},"exact":{"type":"boolean"}}}`
+	tests := []struct {
+		schema    string
+		pairs     []string
+		want, try string // the error's Want and Try
+		msg       string
+	}{
+		{readFile, []string{"/etc/hosts"}, "", "path=/etc/hosts", "/etc/hosts: expected key=value or key:=JSON"},
+		{writeFile, []string{"path=/x", "hello world"}, "", "content='hello world'", "hello world: expected key=value or key:=JSON"},
+		{writeFile, []string{"hello", "path=/x"}, "", "content=hello", "hello: expected key=value or key:=JSON"},
+		{writeFile, []string{"path=/x", "content=y", "z"}, "", "path=z", "z: expected key=value or key:=JSON"},
+		{`{"type":"object","properties":{"query":{"type":"string"}}}`, []string{"ada"}, "", "query=ada", "ada: expected key=value or key:=JSON"},
+		{search, []string{"/etc/hosts"}, "", "", "/etc/hosts: expected key=value or key:=JSON"},
+		{search, []string{"maxCount=abc"}, "integer", "maxCount=10", `maxCount: expected an integer, got "abc"`},
+		{search, []string{"limit=abc"}, "integer", "limit=50", `limit: expected an integer, got "abc"`},
+		{search, []string{"ratio=abc"}, "number", "ratio=10", `ratio: expected a number, got "abc"`},
+		{search, []string{"exact=yes"}, "boolean", "exact=true", `exact: expected true or false, got "yes"`},
+	}
+	for _, tt := range tests {
+		_, err := catalog.BuildArgs(json.RawMessage(tt.schema), nil, tt.pairs)
+		var ae *catalog.ArgError
+		if !errors.As(err, &ae) {
+			t.Errorf("%q: %v, want an ArgError", tt.pairs, err)
+			continue
+		}
+		if err.Error() != tt.msg || ae.Want != tt.want || ae.Try != tt.try {
+			t.Errorf("%q: %q (Want %q, Try %q), want %q (Want %q, Try %q)", tt.pairs, err, ae.Want, ae.Try, tt.msg, tt.want, tt.try)
 		}
 	}
 }
