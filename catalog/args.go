@@ -13,8 +13,10 @@
 //	             optional (or has a default); an error where it is required.
 //	key:=JSON    the value is raw JSON, sent as written.
 //
-// A null in --args (or in the arguments of mcp run and mcp serve) for a
-// property that does not allow it and need not be given is left out too.
+// A null in key:=JSON or --args (or in the arguments of mcp run and mcp
+// serve) for a property that does not allow it and need not be given is
+// left out too, and so is one for an optional property, not allowing
+// null, of an object at any depth of a value (omitNulls).
 
 package catalog
 
@@ -28,6 +30,7 @@ import (
 
 	"github.com/mcpsh/mcp/internal/clip"
 	"github.com/mcpsh/mcp/internal/exit"
+	"github.com/mcpsh/mcp/internal/shell"
 )
 
 // MaxArgsSize bounds an arguments object built from any source.
@@ -37,6 +40,13 @@ const MaxArgsSize = 16 << 20
 type ArgError struct {
 	Arg string // the word as given (values are not repeated back when long)
 	Msg string
+	// Want is the type the argument's property takes ("integer",
+	// "number", "boolean") when the value is not one; empty for a word
+	// that is no key=value.
+	Want string `json:",omitempty"`
+	// Try is the word written as it would be taken, when there is one:
+	// path=/etc/hosts for a bare /etc/hosts, maxCount=10 for maxCount=abc.
+	Try string `json:",omitempty"`
 }
 
 func (e *ArgError) Error() string {
@@ -59,12 +69,11 @@ func BuildArgs(schema json.RawMessage, base json.RawMessage, pairs []string) (js
 		}
 	}
 	m := models.get(schema)
-	omitNulls(m, obj, &order)
 	appended := map[string]bool{}
-	for _, p := range pairs {
+	for i, p := range pairs {
 		key, val, raw, err := split(p)
 		if err != nil {
-			return nil, err
+			return nil, withTry(err, m.positional(p, obj, pairs[i+1:]))
 		}
 		var v json.RawMessage
 		if raw {
@@ -100,6 +109,7 @@ func BuildArgs(schema json.RawMessage, base json.RawMessage, pairs []string) (js
 		}
 		obj[key] = v
 	}
+	omitNulls(m, obj, &order)
 	return encodeObject(obj, order), nil
 }
 
@@ -146,7 +156,78 @@ func coerce(ps *prop, key, val string) (json.RawMessage, error) {
 			firstErr = err
 		}
 	}
+	if ae, ok := firstErr.(*ArgError); ok && ae.Want != "" {
+		ae.Try = key + "=" + example(ps, ae.Want)
+	}
 	return nil, firstErr
+}
+
+// example is a value of type t for a property: its default where that is
+// one, else a plain one.
+func example(ps *prop, t string) string {
+	if ps.def != nil {
+		if v, got, ok := literal(fmt.Sprint(*ps.def)); ok && (got == t || t == "number" && got == "integer") {
+			return string(v)
+		}
+	}
+	if t == "boolean" {
+		return "true"
+	}
+	return "10"
+}
+
+// positional is word (a bare value, no key=value) as the value of the
+// parameter it most likely is: the first required one not given (in
+// obj or in the pairs after it), else the first required one, else the
+// tool's only parameter; empty when there is none.
+func (m *model) positional(word string, obj map[string]json.RawMessage, rest []string) string {
+	if m == nil || m.root == nil || strings.Contains(word, "=") {
+		return ""
+	}
+	given := func(k string) bool {
+		if _, ok := obj[k]; ok {
+			return true
+		}
+		for _, p := range rest {
+			if strings.HasPrefix(p, k+"=") || strings.HasPrefix(p, k+":=") {
+				return true
+			}
+		}
+		return false
+	}
+	var first, name string
+	for _, k := range m.root.required {
+		if !m.needed(k) {
+			continue
+		}
+		if first == "" {
+			first = k
+		}
+		if !given(k) {
+			name = k
+			break
+		}
+	}
+	if name == "" {
+		name = first
+	}
+	if name == "" && len(m.root.fields) == 1 {
+		for k := range m.root.fields {
+			name = k
+		}
+	}
+	if name == "" {
+		return ""
+	}
+	return name + "=" + shell.Word(clip.Runes(word, 61))
+}
+
+// withTry sets the Try of an *ArgError.
+func withTry(err error, try string) error {
+	if ae, ok := err.(*ArgError); ok && try != "" {
+		ae.Try = try
+	}
+	return err
 }
 
 // literal reads val as one JSON value and says its type ("integer" for a
@@ -177,17 +258,73 @@ func literal(val string) (json.RawMessage, string, bool) {
 }
 
 // omitNulls leaves out of obj the nulls of properties that do not allow
-// null and need not be given.
+// null and need not be given, at any depth: a top-level property that is
+// optional or has a default, and in the objects an argument holds (in its
+// own properties, its arrays' items, and theirs) a property that is not
+// required.
 func omitNulls(m *model, obj map[string]json.RawMessage, order *[]string) {
 	for k, v := range obj {
 		ps := m.field(k)
-		if ps == nil || ps.allows("null") || m.needed(k) || string(bytes.TrimSpace(v)) != "null" {
+		if ps == nil {
+			continue
+		}
+		if !isNull(v) {
+			obj[k] = pruneNulls(ps, v)
+			continue
+		}
+		if ps.allows("null") || m.needed(k) {
 			continue
 		}
 		delete(obj, k)
 		*order = dropKey(*order, k)
 	}
 }
+
+// pruneNulls is v (a value of property p) less the nulls of the optional
+// properties, not allowing null, of the objects inside it. A value with
+// no null in it, or that does not parse, is returned as it is.
+func pruneNulls(p *prop, v json.RawMessage) json.RawMessage {
+	if p == nil || !bytes.Contains(v, []byte("null")) {
+		return v
+	}
+	t := bytes.TrimSpace(v)
+	switch {
+	case len(t) > 0 && t[0] == '{' && p.fields != nil:
+		obj := map[string]json.RawMessage{}
+		var order []string
+		if decodeObject(t, &obj, &order) != nil {
+			return v
+		}
+		kept := order[:0:0]
+		for _, k := range order {
+			f := p.fields[k]
+			if f != nil && isNull(obj[k]) && !f.allows("null") && !contains(p.required, k) {
+				continue
+			}
+			obj[k] = pruneNulls(f, obj[k])
+			kept = append(kept, k)
+		}
+		return encodeObject(obj, kept)
+	case len(t) > 0 && t[0] == '[' && p.items != nil:
+		var items []json.RawMessage
+		if json.Unmarshal(t, &items) != nil {
+			return v
+		}
+		var b bytes.Buffer
+		b.WriteByte('[')
+		for i, it := range items {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.Write(pruneNulls(p.items, it))
+		}
+		b.WriteByte(']')
+		return b.Bytes()
+	}
+	return v
+}
+
+func isNull(v json.RawMessage) bool { return string(bytes.TrimSpace(v)) == "null" }
 
 func dropKey(list []string, s string) []string {
 	out := list[:0]
@@ -207,7 +344,7 @@ func coerceAs(t, key, val string) (json.RawMessage, error) {
 		if jsonInt.MatchString(val) {
 			return json.RawMessage(val), nil
 		}
-		return nil, &ArgError{Arg: key, Msg: fmt.Sprintf("expected an integer, got %q", clip.Runes(val, 41))}
+		return nil, &ArgError{Arg: key, Msg: fmt.Sprintf("expected an integer, got %q", clip.Runes(val, 41)), Want: t}
 	case "number":
 		if jsonNumber.MatchString(val) {
 			return json.RawMessage(val), nil
@@ -215,7 +352,7 @@ func coerceAs(t, key, val string) (json.RawMessage, error) {
 		if f, err := strconv.ParseFloat(val, 64); err == nil && !strings.ContainsAny(val, "xXpP_") && finite(f) {
 			return json.RawMessage(strconv.FormatFloat(f, 'g', -1, 64)), nil
 		}
-		return nil, &ArgError{Arg: key, Msg: fmt.Sprintf("expected a number, got %q", clip.Runes(val, 41))}
+		return nil, &ArgError{Arg: key, Msg: fmt.Sprintf("expected a number, got %q", clip.Runes(val, 41)), Want: t}
 	case "boolean":
 		switch strings.ToLower(val) {
 		case "true":
@@ -223,7 +360,7 @@ func coerceAs(t, key, val string) (json.RawMessage, error) {
 		case "false":
 			return json.RawMessage("false"), nil
 		}
-		return nil, &ArgError{Arg: key, Msg: fmt.Sprintf("expected true or false, got %q", clip.Runes(val, 41))}
+		return nil, &ArgError{Arg: key, Msg: fmt.Sprintf("expected true or false, got %q", clip.Runes(val, 41)), Want: t}
 	case "null":
 		if val == "null" {
 			return json.RawMessage("null"), nil

@@ -144,6 +144,8 @@ func FuzzBuild(f *testing.F) {
 	f.Add(`{"type":"object"}`, "", "a:=[1,2]", "b=")
 	f.Add(`{"properties":{"x":{"type":["array","object"],"items":{"type":"number"}}}}`, "", "x=1", "x=2")
 	f.Add(`not json`, `{`, "=", ":=")
+	f.Add(`{"properties":{"d":{"type":"array","items":{"type":"object","properties":{"g":{"type":"string"},"o":{"type":"object","properties":{"n":{"type":"number"}}}}}}}}`,
+		`{"d":[{"g":null,"o":{"n":null}}, null]}`, `d={"g":null}`, `d:=[{"o":{"n":null},"g":"null"}]`)
 	f.Fuzz(func(t *testing.T, schema, base, p1, p2 string) {
 		out, err := BuildArgs(json.RawMessage(schema), json.RawMessage(base), []string{p1, p2})
 		if err != nil {

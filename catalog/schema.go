@@ -107,6 +107,11 @@ func leaves(ve *jsonschema.ValidationError, m *model) []string {
 	var out []string
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
+		loc := "/" + strings.Join(e.InstanceLocation, "/")
+		if line, ok := alternatives(e); ok {
+			out = append(out, loc+": "+line)
+			return
+		}
 		if len(e.Causes) == 0 {
 			if r, ok := e.ErrorKind.(*kind.Required); ok && len(e.InstanceLocation) == 0 {
 				r.Missing = slices.DeleteFunc(slices.Clone(r.Missing), func(k string) bool { return !m.needed(k) })
@@ -114,8 +119,11 @@ func leaves(ve *jsonschema.ValidationError, m *model) []string {
 					return
 				}
 			}
-			loc := "/" + strings.Join(e.InstanceLocation, "/")
-			out = append(out, fmt.Sprintf("%s: %s", loc, e.ErrorKind.LocalizedString(printer)))
+			line := e.ErrorKind.LocalizedString(printer)
+			if en, ok := e.ErrorKind.(*kind.Enum); ok {
+				line = valuesLine(en.Want, nil)
+			}
+			out = append(out, loc+": "+line)
 			return
 		}
 		for _, c := range e.Causes {
@@ -128,4 +136,76 @@ func leaves(ve *jsonschema.ValidationError, m *model) []string {
 		out = append(out[:8], fmt.Sprintf("and %d more", len(out)-8))
 	}
 	return out
+}
+
+// alternatives is the one line of an anyOf or oneOf each branch of which
+// refused the value by its type or its values alone, as a nullable enum
+// does ({enum}, {type: null}): "value must be one of 'light', 'dark' or
+// null" or "got number, want string or null" rather than a line a
+// branch. ok is false for any other error.
+func alternatives(e *jsonschema.ValidationError) (line string, ok bool) {
+	switch e.ErrorKind.(type) {
+	case *kind.AnyOf, *kind.OneOf:
+	default:
+		return "", false
+	}
+	var values []any
+	var types []string
+	typeErr := &kind.Type{}
+	for _, c := range e.Causes {
+		if len(c.Causes) > 0 || !slices.Equal(c.InstanceLocation, e.InstanceLocation) {
+			return "", false
+		}
+		switch k := c.ErrorKind.(type) {
+		case *kind.Enum:
+			values = append(values, k.Want...)
+		case *kind.Const:
+			values = append(values, k.Want)
+		case *kind.Type:
+			typeErr.Got = k.Got
+			for _, t := range k.Want {
+				if !slices.Contains(types, t) {
+					types = append(types, t)
+				}
+			}
+		default:
+			return "", false
+		}
+	}
+	switch {
+	case len(values) > 0 && (len(types) == 0 || slices.Equal(types, []string{"null"})):
+		return valuesLine(values, types), true
+	case len(values) == 0 && len(types) > 0:
+		typeErr.Want = types
+		if i := slices.Index(types, "null"); i >= 0 { // null last, as the signature has it
+			typeErr.Want = append(slices.Delete(slices.Clone(types), i, i+1), "null")
+		}
+		return typeErr.LocalizedString(printer), true
+	}
+	return "", false
+}
+
+// valuesLine says which values are allowed: the library's words, with
+// null, when it is one of them (or extra holds it), last: "value must be
+// one of 'light', 'dark' or null".
+func valuesLine(values []any, extra []string) string {
+	null := slices.Contains(extra, "null")
+	var rest []any
+	for _, v := range values {
+		switch v.(type) {
+		case nil:
+			null = true
+		case []any, map[string]any:
+			return (&kind.Enum{Want: values}).LocalizedString(printer)
+		default:
+			rest = append(rest, v)
+		}
+	}
+	switch {
+	case !null:
+		return (&kind.Enum{Want: rest}).LocalizedString(printer)
+	case len(rest) == 0:
+		return "value must be null"
+	}
+	return (&kind.Enum{Want: rest}).LocalizedString(printer) + " or null"
 }

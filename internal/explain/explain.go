@@ -27,6 +27,7 @@ import (
 // setting to change. The exit code says what kind of failure it is.
 func Hint(err error) string {
 	var (
+		badArg      *catalog.ArgError
 		badArgs     *catalog.InvalidArgsError
 		unknown     *catalog.UnknownArgsError
 		noSession   *session.NotFoundError
@@ -45,6 +46,8 @@ func Hint(err error) string {
 		switch {
 		case errors.As(err, &unknown):
 			return unknownArgsHint(unknown)
+		case errors.As(err, &badArg) && badArg.Try != "":
+			return argHint(badArg)
 		case errors.As(err, &badArgs) && badArgs.Signature != "":
 			sig := badArgs.Signature
 			return "the tool's signature is " + sig + "; `mcp list " + strings.SplitN(sig, "(", 2)[0] + " --schema` shows the schema"
@@ -136,6 +139,16 @@ func unknownArgsHint(e *catalog.UnknownArgsError) string {
 		parts = append(parts, "--allow-unknown sends "+strings.Join(far, ", ")+" anyway")
 	}
 	return strings.Join(parts, "; ")
+}
+
+// argHint names the form of an argument that works: key=value for a bare
+// word, a value of the property's type for one that is not.
+func argHint(e *catalog.ArgError) string {
+	what := map[string]string{"integer": "an integer", "number": "a number", "boolean": "true or false"}[e.Want]
+	if what == "" {
+		return "arguments are named: write " + e.Try
+	}
+	return fmt.Sprintf("%s takes %s, such as %s", e.Arg, what, e.Try)
 }
 
 // untrustedHint says how to let a server of an untrusted directory start.

@@ -27,6 +27,9 @@ const ModeShapes = "shapes"
 //	                         default, an enum of five literals
 //	browser_emulate          an enum or null, and an optional boolean
 //	                         that does not allow null
+//	generate_bar_chart       @antv/mcp-server-chart: an array of objects
+//	                         with an optional string (group) that agents
+//	                         send as null
 //
 // and those of signatures.go, shapes of unions, objects and enums.
 var Shapes = map[string]string{
@@ -53,6 +56,10 @@ var Shapes = map[string]string{
 	"browser_emulate": `{"type":"object","properties":{` +
 		`"colorScheme":{"anyOf":[{"type":"string","enum":["light","dark"]},{"type":"null"}]},` +
 		`"verbose":{"type":"boolean"},"region":{"type":"string"}},"required":["region"]}`,
+	"generate_bar_chart": `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{` +
+		`"data":{"minItems":1,"type":"array","items":{"type":"object","properties":{"category":{"type":"string"},` +
+		`"value":{"type":"number"},"group":{"type":"string"}},"required":["category","value"]}},` +
+		`"title":{"type":"string"}},"required":["data"]}`,
 }
 
 // addShapes adds the tools of Shapes to s.

@@ -28,6 +28,8 @@ func TestServer_ArgumentsAsCall(t *testing.T) {
 		{"fake__browser_take_screenshot", map[string]any{}, `{}`},
 		{"fake__set_config_value", map[string]any{"key": "k", "value": []string{"mkfs", "dd"}}, `{"key":"k","value":["mkfs","dd"]}`},
 		{"fake__post_page", map[string]any{"parent": map[string]any{"page_id": "p"}}, `{"parent":{"page_id":"p"}}`},
+		{"fake__generate_bar_chart", map[string]any{"data": []any{map[string]any{"category": "a", "value": 1, "group": nil}}, "title": nil},
+			`{"data":[{"category":"a","value":1}]}`},
 	}
 	for _, tt := range sent {
 		if r := c.call(t, tt.tool, tt.args); r.IsError || r.text() != tt.want {
