@@ -4,6 +4,7 @@ package parseerr
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/alecthomas/kong"
@@ -24,7 +25,8 @@ func Explain(parser *kong.Kong, pe *kong.ParseError, args []string) (msg, hint s
 
 // unknownCommand is the error for a command line whose command (or
 // subcommand) does not exist: it says so and lists the ones there are
-// (keeping kong's "did you mean" when it has one). ok is false for any
+// (keeping kong's "did you mean" when it has one, its nearest names when
+// it has several). ok is false for any
 // other parse error.
 func unknownCommand(parser *kong.Kong, pe *kong.ParseError) (msg, hint string, ok bool) {
 	rest, found := strings.CutPrefix(pe.Error(), "unexpected argument ")
@@ -53,7 +55,7 @@ func unknownCommand(parser *kong.Kong, pe *kong.ParseError) (msg, hint string, o
 	}
 	msg = fmt.Sprintf("%s has no command %q", where, clip.Runes(cmd, 40))
 	if _, suggestion, ok := strings.Cut(pe.Error(), ", did you mean "); ok {
-		msg += ", did you mean " + suggestion
+		msg += ", did you mean " + closest(cmd, suggestion)
 	} else if verb := verbFor[cmd]; verb != "" && parent == parser.Model.Node {
 		msg += fmt.Sprintf(", did you mean %q?", verb)
 	}
@@ -131,4 +133,59 @@ func rewriteFlags(args []string, known map[string]*kong.Flag) (line, pairs []str
 		line, pairs = append(line, pair), append(pairs, pair)
 	}
 	return line, pairs, first
+}
+
+// closest is kong's suggestion (`"list"?` or `one of "list", "init"?`)
+// kept to the names nearest to word, a swap of two letters counting as one
+// edit: "lsit" means list, not init.
+func closest(word, suggestion string) string {
+	rest, several := strings.CutPrefix(suggestion, "one of ")
+	if !several {
+		return suggestion
+	}
+	var names []string
+	best := -1
+	for _, q := range strings.Split(strings.TrimSuffix(rest, "?"), ", ") {
+		name, err := strconv.Unquote(q)
+		if err != nil {
+			return suggestion
+		}
+		switch d := osa(word, name); {
+		case best < 0 || d < best:
+			best, names = d, []string{q}
+		case d == best:
+			names = append(names, q)
+		}
+	}
+	if len(names) == 1 {
+		return names[0] + "?"
+	}
+	return "one of " + strings.Join(names, ", ") + "?"
+}
+
+// osa is the optimal string alignment distance of a and b: insertions,
+// deletions, substitutions and swaps of adjacent letters.
+func osa(a, b string) int {
+	x, y := []rune(a), []rune(b)
+	d := make([][]int, len(x)+1)
+	for i := range d {
+		d[i] = make([]int, len(y)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(x); i++ {
+		for j := 1; j <= len(y); j++ {
+			cost := 1
+			if x[i-1] == y[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && x[i-1] == y[j-2] && x[i-2] == y[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(x)][len(y)]
 }
