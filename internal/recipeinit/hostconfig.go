@@ -9,7 +9,9 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/shell"
+	"github.com/mcpsh/mcp/manifests"
 )
 
 // Hosts are the agent hosts HostConfig writes for.
@@ -23,6 +25,9 @@ var Hosts = []string{"claude-code", "codex", "cursor", "claude-desktop"}
 func HostConfig(host, exe, dir, agent string) (string, error) {
 	if agent == "" {
 		return "", &Error{Msg: "--print-host-config needs --agent NAME: a host is given one agent's tools", Hint: "mcp init --print-host-config " + host + " --agent NAME"}
+	}
+	if err := toolsAgent(dir, agent); err != nil {
+		return "", err
 	}
 	name := "mcp-" + agent
 	args := []string{"serve", "--recipe", dir, "--agent", agent}
@@ -44,6 +49,24 @@ func HostConfig(host, exe, dir, agent string) (string, error) {
 		return string(b), err
 	}
 	return "", &Error{Msg: fmt.Sprintf("--print-host-config: no host %q", host), Hint: "the hosts are " + strings.Join(Hosts, ", ")}
+}
+
+// toolsAgent checks that the recipe at dir has agent, in tools mode, as
+// mcp serve will want it.
+func toolsAgent(dir, agent string) error {
+	r, err := manifests.Load(dir)
+	if err != nil {
+		return err
+	}
+	s, _, err := catalog.Resolve(r, agent)
+	if err != nil {
+		return err
+	}
+	if s.Mode != catalog.ModeTools {
+		return &Error{Msg: fmt.Sprintf("agent %s is in %s mode, and mcp serve serves an agent in tools mode", agent, s.Mode),
+			Hint: "give it `mode: tools` in its mcp block, or run it in a session: eval \"$(mcp session start --recipe " + shell.Word(dir) + " --agent " + agent + ")\""}
+	}
+	return nil
 }
 
 // hostEntry is a host's entry for mcp serve.

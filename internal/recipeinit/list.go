@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/explain"
+	"github.com/mcpsh/mcp/manifests"
 	"github.com/mcpsh/mcp/mux"
 )
 
@@ -59,10 +60,10 @@ func listTools(ctx context.Context, servers []*server, open func(context.Context
 	}
 	byID := map[string]*server{}
 	for _, s := range listable {
-		byID[s.id] = s
+		byID[manifests.CanonicalID(s.id)] = s
 	}
 	for _, st := range cat.Servers {
-		s := byID[st.ID]
+		s := byID[manifests.CanonicalID(st.ID)]
 		switch {
 		case s == nil:
 		case st.Err != nil:

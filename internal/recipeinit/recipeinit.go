@@ -148,8 +148,16 @@ func read(o Options) ([]*server, []string, error) {
 		ids = picked
 	}
 	out := make([]*server, 0, len(ids))
-	for _, id := range ids {
-		ep := absolute(eps[id])
+	for _, key := range ids {
+		id := eps[key].ID // as its file spells it
+		if id == "" {
+			id = key
+		}
+		if isServe(eps[key]) {
+			warns = append(warns, id+": left out: it is mcp serve, a recipe's agent, not a server of its own")
+			continue
+		}
+		ep := absolute(eps[key])
 		ep.ID = id
 		s := &server{id: id, local: ep}
 		s.committed, s.moved = ep.Committable()
@@ -159,6 +167,12 @@ func read(o Options) ([]*server, []string, error) {
 		out = append(out, s)
 	}
 	return out, warns, nil
+}
+
+// isServe says ep runs mcp serve: what --print-host-config gave a host.
+func isServe(ep manifests.Endpoint) bool {
+	base := strings.TrimSuffix(filepath.Base(ep.Command), ".exe")
+	return base == "mcp" && len(ep.Args) > 0 && ep.Args[0] == "serve"
 }
 
 // absolute is ep with a relative command or cwd resolved against the

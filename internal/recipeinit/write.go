@@ -18,7 +18,7 @@ import (
 func agentServers(o Options, servers []*server) (map[string]map[string][]string, error) {
 	byID := map[string]*server{}
 	for _, s := range servers {
-		byID[s.id] = s
+		byID[manifests.CanonicalID(s.id)] = s
 	}
 	start := map[string][]string{}
 	for _, item := range o.Include {
