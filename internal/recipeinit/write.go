@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/atomicfile"
 	"github.com/mcpsh/mcp/internal/shell"
 	"github.com/mcpsh/mcp/internal/words"
@@ -130,7 +131,10 @@ func report(o Options, servers []*server, agents map[string]map[string][]string,
 		}
 	}
 	next := "next: " + manifests.TrustCommand(o.Dir)
-	if len(o.Agents) > 0 {
+	switch {
+	case len(o.Agents) > 0 && o.Mode == string(catalog.ModeTools):
+		next += ", then give a host the agent's tools: mcp init " + shell.Word(o.Dir) + " --print-host-config HOST --agent " + o.Agents[0]
+	case len(o.Agents) > 0:
 		next += `, then eval "$(mcp session start --recipe ` + shell.Word(o.Dir) + " --agent " + o.Agents[0] + `)"`
 	}
 	return append(lines, next)
