@@ -60,6 +60,9 @@ type hostCLI struct {
 type versionCmd struct{}
 
 func (versionCmd) Run(a *app) error {
+	if a.globals.JSON {
+		return a.writeJSON(build.JSON())
+	}
 	fmt.Fprintln(a.stdout, build.String())
 	return nil
 }
