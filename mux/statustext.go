@@ -1,0 +1,31 @@
+package mux
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/mcpsh/mcp/internal/words"
+)
+
+// WriteText writes the status as `mcp daemon status` prints it: a line
+// for the multiplexer (its pid, what it serves, its age at now and its
+// requests), then a line for each upstream connection.
+func (st *Status) WriteText(w io.Writer, now time.Time) {
+	fmt.Fprintf(w, "pid %d  %s  (up %s, %d %s)\n", st.PID, st.Label,
+		now.Sub(st.Started).Round(time.Second), st.Requests, words.Plural(int(st.Requests), "request", "requests"))
+	for _, srv := range st.Servers {
+		state := "connected"
+		if !srv.Connected {
+			state = "connecting"
+		}
+		fmt.Fprintf(w, "  %s  %s, %d %s", srv.ID, state, srv.Tools, words.Plural(srv.Tools, "tool", "tools"))
+		if srv.PID > 0 {
+			fmt.Fprintf(w, ", pid %d", srv.PID)
+		}
+		if srv.Protocol != "" {
+			fmt.Fprintf(w, ", MCP %s", srv.Protocol)
+		}
+		fmt.Fprintln(w)
+	}
+}
