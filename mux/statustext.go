@@ -10,7 +10,9 @@ import (
 
 // WriteText writes the status as `mcp daemon status` prints it: a line
 // for the multiplexer (its pid, what it serves, its age at now and its
-// requests), then a line for each upstream connection.
+// requests), then a line for each upstream connection, which counts the
+// tools the surface authorizes of those the server lists ("3 of 14
+// tools authorized": the server offers the other 11 to nobody here).
 func (st *Status) WriteText(w io.Writer, now time.Time) {
 	fmt.Fprintf(w, "pid %d  %s  (up %s, %d %s)\n", st.PID, st.Label,
 		now.Sub(st.Started).Round(time.Second), st.Requests, words.Plural(int(st.Requests), "request", "requests"))
@@ -19,7 +21,11 @@ func (st *Status) WriteText(w io.Writer, now time.Time) {
 		if !srv.Connected {
 			state = "connecting"
 		}
-		fmt.Fprintf(w, "  %s  %s, %d %s", srv.ID, state, srv.Tools, words.Plural(srv.Tools, "tool", "tools"))
+		if srv.Authorized != nil {
+			fmt.Fprintf(w, "  %s  %s, %d of %d %s authorized", srv.ID, state, *srv.Authorized, srv.Tools, words.Plural(srv.Tools, "tool", "tools"))
+		} else {
+			fmt.Fprintf(w, "  %s  %s, %d %s listed", srv.ID, state, srv.Tools, words.Plural(srv.Tools, "tool", "tools"))
+		}
 		if srv.PID > 0 {
 			fmt.Fprintf(w, ", pid %d", srv.PID)
 		}
