@@ -10,12 +10,16 @@ import (
 
 // WriteText writes the status as `mcp daemon status` prints it: a line
 // for the multiplexer (its pid, what it serves, its age at now and its
-// requests), then a line for each upstream connection, which counts the
+// requests), why it is a multiplexer of its own when it says, then a line
+// for each upstream connection, which counts the
 // tools the surface authorizes of those the server lists ("3 of 14
 // tools authorized": the server offers the other 11 to nobody here).
 func (st *Status) WriteText(w io.Writer, now time.Time) {
 	fmt.Fprintf(w, "pid %d  %s  (up %s, %d %s)\n", st.PID, st.Label,
 		now.Sub(st.Started).Round(time.Second), st.Requests, words.Plural(int(st.Requests), "request", "requests"))
+	if st.Why != "" {
+		fmt.Fprintf(w, "  (%s)\n", st.Why)
+	}
 	for _, srv := range st.Servers {
 		state := "connected"
 		if !srv.Connected {

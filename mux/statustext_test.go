@@ -43,16 +43,18 @@ func TestEngine_statusCountsAuthorized(t *testing.T) {
 }
 
 // A multiplexer that does not say how many tools it authorizes is shown
-// with the count it gives, as listed.
+// with the count it gives, as listed; one that says why it is one of its
+// own says so under its first line.
 func TestStatus_writeTextWithoutAuthorized(t *testing.T) {
 	one := 1
 	var b strings.Builder
-	(&Status{PID: 7, Label: "recipe /r", Started: time.Unix(0, 0), Requests: 1, Servers: []ServerStatus{
+	(&Status{PID: 7, Label: "recipe /r", Why: "why not", Started: time.Unix(0, 0), Requests: 1, Servers: []ServerStatus{
 		{ID: "files", Connected: true, Tools: 14, Authorized: new(int), PID: 9, Protocol: "2025-11-25"},
 		{ID: "memory", Tools: 1, Authorized: &one},
 		{ID: "old", Connected: true, Tools: 14},
 	}}).WriteText(&b, time.Unix(61, 0))
 	want := "pid 7  recipe /r  (up 1m1s, 1 request)\n" +
+		"  (why not)\n" +
 		"  files  connected, 0 of 14 tools authorized, pid 9, MCP 2025-11-25\n" +
 		"  memory  connecting, 1 of 1 tool authorized\n" +
 		"  old  connected, 14 tools listed\n"

@@ -196,6 +196,17 @@ func (t Target) label() string {
 	return label
 }
 
+// why says why the target has a multiplexer of its own, where that is not
+// plain from its label: the user's configuration is served per working
+// directory, because the directory's project files and its trust are
+// part of it.
+func (t Target) why() string {
+	if t.InSession || !t.User {
+		return ""
+	}
+	return "one for each working directory: without a recipe, the directory's own MCP files (.mcp.json, .cursor/mcp.json, ...) and its trust are part of what is served"
+}
+
 // command starts the target's multiplexer: this binary, with the caller's
 // environment less the selector variables, and the target's own. A
 // session's gets its launch secret on a pipe of its own (launchFD), which
