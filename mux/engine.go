@@ -49,8 +49,11 @@ type Engine struct {
 
 	searchMu sync.Mutex // one Search at a time
 
-	mu        sync.Mutex
-	surface   *catalog.Surface
+	mu      sync.Mutex
+	surface *catalog.Surface
+	// waitNote, in an engine of the CLI's own, hears a request wait for a
+	// server to start (Open: the note of a server from an editor's file).
+	waitNote  func(server string)
 	keys      map[string]endpointKey        // by canonical id, computed once
 	endpoints map[string]manifests.Endpoint // by canonical id
 	conns     map[string]*link              // by canonical id
@@ -273,6 +276,9 @@ func (e *Engine) connect(ctx context.Context, srv *catalog.ServerSurface) (*link
 	select {
 	case <-c.ready:
 	default:
+		if e.waitNote != nil {
+			e.waitNote(srv.ID)
+		}
 		done := notifyConnecting(ctx, srv.ID)
 		select {
 		case <-c.ready:

@@ -46,6 +46,9 @@ type Config struct {
 	// or forgetting a directory, counts from the next request on, not
 	// after the watcher's debounce.
 	stamps fileStamps
+	// notes are what to say when a server from an editor's file starts
+	// (startNotes).
+	notes map[string]string
 }
 
 // Untrusted is the refusal of the first server of the surface whose
