@@ -112,6 +112,19 @@ func TestLoadUser_EverySourcePrecedence(t *testing.T) {
 		if got, want := r.Endpoints[id].Command, fmt.Sprintf("src-%d", k); got != want {
 			t.Errorf("%s (%s): command %q, want %q", id, everySource[k].file.rel, got, want)
 		}
+		// Each server of the user's own editor files names the file it
+		// came from; pi's own files (the last two) are no editor's, and
+		// the working directory's need trust to start anything.
+		want := everySource[k].file.display(f)
+		if k >= len(everySource)-2 || everySource[k].file.base(f) == f.cwd {
+			want = ""
+		}
+		if got := r.Editors[id]; got != want {
+			t.Errorf("%s: from the editor configuration %q, want %q", id, got, want)
+		}
+	}
+	if _, ok := r.Editors[fmt.Sprintf("p%d", len(everySource))]; ok {
+		t.Errorf("a server of pi's own file is said to come from an editor's: %q", r.Editors)
 	}
 	if len(r.Sources) != len(everySource) {
 		t.Fatalf("sources: %+v", r.Sources)

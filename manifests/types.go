@@ -167,4 +167,10 @@ type Recipe struct {
 	// Sources are the files of a user configuration that were found, in
 	// the order they were read, and what came of each (nil for a recipe).
 	Sources []Source
+	// Editors are, by canonical server id, the other programs' files of
+	// the user's own (editor configurations, such as "~/.claude.json",
+	// which need no trust) that the servers of a user configuration came
+	// from. A server of pi's own files, of a project's files (which start
+	// nothing untrusted) or of a recipe has none.
+	Editors map[string]string
 }

@@ -190,6 +190,13 @@ func (l *userLoad) read(src userSource, display string) {
 		id := CanonicalID(ep.ID)
 		r.Endpoints[id] = ep
 		l.project[id] = src.project
+		delete(r.Editors, id)
+		if src.program() != "" && (!src.project || l.home) {
+			if r.Editors == nil {
+				r.Editors = map[string]string{}
+			}
+			r.Editors[id] = display
+		}
 	}
 }
 

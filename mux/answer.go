@@ -255,6 +255,7 @@ func (d *Multiplexer) search(ctx context.Context, req *request) *response {
 func (d *Multiplexer) status() *Status {
 	return &Status{
 		Label:    d.opts.Label,
+		Why:      d.opts.Why,
 		Session:  d.opts.Session,
 		PID:      os.Getpid(),
 		Started:  d.started.UTC(),

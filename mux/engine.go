@@ -49,8 +49,11 @@ type Engine struct {
 
 	searchMu sync.Mutex // one Search at a time
 
-	mu        sync.Mutex
-	surface   *catalog.Surface
+	mu      sync.Mutex
+	surface *catalog.Surface
+	// waitNote, in an engine of the CLI's own, hears a request wait for a
+	// server to start (Open: the note of a server from an editor's file).
+	waitNote  func(server string)
 	keys      map[string]endpointKey        // by canonical id, computed once
 	endpoints map[string]manifests.Endpoint // by canonical id
 	conns     map[string]*link              // by canonical id
@@ -273,6 +276,9 @@ func (e *Engine) connect(ctx context.Context, srv *catalog.ServerSurface) (*link
 	select {
 	case <-c.ready:
 	default:
+		if e.waitNote != nil {
+			e.waitNote(srv.ID)
+		}
 		done := notifyConnecting(ctx, srv.ID)
 		select {
 		case <-c.ready:
@@ -417,8 +423,12 @@ func (e *Engine) CloseIdle(idle time.Duration) int {
 type ServerStatus struct {
 	ID        string `json:"id"`
 	Connected bool   `json:"connected"`
-	Tools     int    `json:"tools"`
-	PID       int    `json:"pid,omitempty"` // a stdio server's process
+	// Tools is how many tools the server lists, all of them; Authorized,
+	// how many of those the surface authorizes (nil from a multiplexer
+	// that does not say).
+	Tools      int  `json:"tools"`
+	Authorized *int `json:"authorized,omitempty"`
+	PID        int  `json:"pid,omitempty"` // a stdio server's process
 	// Protocol is the MCP revision the connection speaks, once connected.
 	Protocol string    `json:"protocol,omitempty"`
 	LastUsed time.Time `json:"lastUsed"`
@@ -431,6 +441,7 @@ func (e *Engine) Status() []ServerStatus {
 	for k, c := range e.conns {
 		conns[k] = c
 	}
+	surface := e.surface
 	e.mu.Unlock()
 	out := []ServerStatus{}
 	for key, c := range conns {
@@ -444,12 +455,13 @@ func (e *Engine) Status() []ServerStatus {
 		default:
 		}
 		c.toolsMu.Lock()
-		st.Tools = len(c.tools)
-		listed := c.tools != nil
+		tools := c.tools
 		c.toolsMu.Unlock()
-		if entry := e.cached(key); !listed && entry != nil {
-			st.Tools = len(entry.Tools) // a call answered from the cache
+		if entry := e.cached(key); tools == nil && entry != nil {
+			tools = entry.Tools // a call answered from the cache
 		}
+		authorized := len(surface.Filter(key, tools))
+		st.Tools, st.Authorized = len(tools), &authorized
 		out = append(out, st)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })

@@ -107,6 +107,7 @@ func newLog(w io.Writer, secrets *redact.Set) *slog.Logger {
 func daemonOptions(t Target, log *slog.Logger, opts upstream.Options) Options {
 	d := Options{
 		Label:        t.label(),
+		Why:          t.why(),
 		Logger:       log,
 		Idle:         envDuration(idleEnv, defaultIdle),
 		UpstreamIdle: envDuration(upIdleEnv, defaultIdle),

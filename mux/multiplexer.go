@@ -46,6 +46,9 @@ type Config struct {
 	// or forgetting a directory, counts from the next request on, not
 	// after the watcher's debounce.
 	stamps fileStamps
+	// notes are what to say when a server from an editor's file starts
+	// (startNotes).
+	notes map[string]string
 }
 
 // Untrusted is the refusal of the first server of the surface whose
@@ -132,8 +135,9 @@ type Options struct {
 	Alive func() bool
 	// Logger receives the multiplexer's own log.
 	Logger *slog.Logger
-	// Label says what the multiplexer serves, for status.
-	Label string
+	// Label says what the multiplexer serves, for status, and Why, when
+	// set, why it is a multiplexer of its own.
+	Label, Why string
 	// Session is the id of the session it serves, if any; every request of
 	// the verbs must name it.
 	Session string
@@ -156,6 +160,7 @@ type Options struct {
 // Status is what the status request answers.
 type Status struct {
 	Label    string         `json:"label"`
+	Why      string         `json:"why,omitempty"`
 	Session  string         `json:"session,omitempty"`
 	PID      int            `json:"pid"`
 	Started  time.Time      `json:"started"`

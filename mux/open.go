@@ -28,6 +28,10 @@ type OpenOptions struct {
 	// server to be started or reached; the function it returns is called
 	// once the wait is over.
 	Connecting func(server string) (done func())
+	// Note hears, once for each server, a server of the user's
+	// configuration start that came from an editor's file ("starting
+	// memory from ~/.claude.json").
+	Note func(string)
 }
 
 func (o OpenOptions) warn(format string, args ...any) {
@@ -71,7 +75,9 @@ func Open(ctx context.Context, t Target, o OpenOptions) (Backend, error) {
 	if err != nil {
 		return nil, err
 	}
-	return NewEngineFor(cfg, o.Upstream), nil
+	eng := NewEngineFor(cfg, o.Upstream)
+	eng.waitNote = noteOnce(cfg.notes, o.Note)
+	return eng, nil
 }
 
 // direct says whether t, outside a session, is served in this process
@@ -173,7 +179,7 @@ func (t Target) client(ctx context.Context, o OpenOptions) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.connecting = o.Connecting
+	c.connecting = withNote(o.Connecting, noteOnce(t.notes, o.Note))
 	c.session = t.Session
 	if !t.InSession {
 		c.warn = o.Warn

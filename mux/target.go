@@ -77,6 +77,10 @@ type Target struct {
 	// for each, side by side. Identified fills it in.
 	Env string `json:"env,omitempty"`
 
+	// notes, outside a session, are what to say when a server from an
+	// editor's file starts (startNotes), as Identified read them.
+	notes map[string]string
+
 	// TrustOnce trusts the recipe for this invocation only, as the person
 	// at the command line asked (--trust): nothing is recorded, and no
 	// multiplexer serves it, so nothing it starts outlives the invocation.
@@ -162,7 +166,7 @@ func (t Target) IdentifiedIn(environ []string) Target {
 	}
 	var eps map[string]manifests.Endpoint
 	if r, err := manifests.Read(t.Root, t.User); err == nil {
-		eps = r.Endpoints
+		eps, t.notes = r.Endpoints, startNotes(r)
 	}
 	t.Env = envIdentity(eps, environ)
 	return t
@@ -194,6 +198,17 @@ func (t Target) label() string {
 		label += ", agent " + t.Agent
 	}
 	return label
+}
+
+// why says why the target has a multiplexer of its own, where that is not
+// plain from its label: the user's configuration is served per working
+// directory, because the directory's project files and its trust are
+// part of it.
+func (t Target) why() string {
+	if t.InSession || !t.User {
+		return ""
+	}
+	return "one for each working directory: without a recipe, the directory's own MCP files (.mcp.json, .cursor/mcp.json, ...) and its trust are part of what is served"
 }
 
 // command starts the target's multiplexer: this binary, with the caller's
@@ -351,7 +366,7 @@ func (t Target) Load() (*Config, error) {
 	s, warns, err := catalog.Resolve(r, t.Agent)
 	warns = append(warns, catalog.UnreadAgents(r, t.Agent)...)
 	watch := watchList(r)
-	cfg := &Config{Surface: s, Endpoints: r.Endpoints, Warnings: append(slices.Clone(r.Warnings), warns...), Watch: watch, stamps: append(stampFiles(watch), trust)}
+	cfg := &Config{Surface: s, Endpoints: r.Endpoints, Warnings: append(slices.Clone(r.Warnings), warns...), Watch: watch, stamps: append(stampFiles(watch), trust), notes: startNotes(r)}
 	return cfg, err
 }
 

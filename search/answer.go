@@ -103,14 +103,26 @@ func Run(ctx context.Context, src Source, req Request) (*Answer, error) {
 	return ans, nil
 }
 
-// openIndex opens the persisted index named key under dir, or an index in
-// memory when it cannot be had (another process holds it, no cache dir).
-func openIndex(key string) (*Index, error) {
+// DefaultIndexDir is where the persisted indexes are kept, one directory
+// each: mcp/index under the user's cache directory, beside the catalog
+// cache.
+func DefaultIndexDir() (string, error) {
 	base, err := catalog.DefaultCacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(filepath.Dir(base), "index"), nil
+}
+
+// openIndex opens the persisted index named key in DefaultIndexDir, or an
+// index in memory when it cannot be had (another process holds it, no
+// cache dir).
+func openIndex(key string) (*Index, error) {
+	base, err := DefaultIndexDir()
 	if err != nil {
 		return OpenMem()
 	}
-	dir := filepath.Join(filepath.Dir(base), "index", key)
+	dir := filepath.Join(base, key)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return OpenMem()
 	}

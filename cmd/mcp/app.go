@@ -51,13 +51,16 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 }
 
 // warn prints one warning line; it is safe for concurrent use.
-func (a *app) warn(format string, args ...any) {
+func (a *app) warn(format string, args ...any) { a.note("warning: " + fmt.Sprintf(format, args...)) }
+
+// note prints one line on stderr; it is safe for concurrent use.
+func (a *app) note(line string) {
 	a.warnMu.Lock()
 	defer a.warnMu.Unlock()
 	if a.globals != nil {
 		a.progressLine().Clear(nil)
 	}
-	fmt.Fprintf(a.stderr, "mcp: warning: "+format+"\n", args...)
+	fmt.Fprintln(a.stderr, "mcp: "+line)
 }
 
 // context is cancelled by Ctrl-C or SIGTERM and after --timeout of
@@ -145,7 +148,7 @@ func upstreamOptions() upstream.Options {
 // openOptions are how the verbs reach servers: every request for input a
 // server makes, and how it was answered, is a warning line.
 func (a *app) openOptions() mux.OpenOptions {
-	o := mux.OpenOptions{Upstream: upstreamOptions(), Warn: func(line string) { a.warn("%s", line) }}
+	o := mux.OpenOptions{Upstream: upstreamOptions(), Warn: func(line string) { a.warn("%s", line) }, Note: a.note}
 	o.Upstream.OnElicitation = func(e upstream.Elicitation) { a.warn("%s", e.String()) }
 	o.Upstream.OnWarning = func(line string) { a.warn("%s", line) }
 	if a.progress() {

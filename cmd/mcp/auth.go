@@ -13,9 +13,9 @@ import (
 )
 
 type authCmd struct {
-	Login  authLoginCmd  `cmd:"" help:"Log in to a server with OAuth and keep the token in the token store.\n\n  mcp auth login notes\n  mcp auth login notes --no-browser"`
-	Logout authLogoutCmd `cmd:"" help:"Revoke a server's stored login at its authorization server, when that offers revocation, and forget it here.\n\n  mcp auth logout notes"`
-	Status authStatusCmd `cmd:"" help:"Show stored logins: state, expiry and scopes, never the tokens.\n\n  mcp auth status\n  mcp auth status notes --json"`
+	Login  authLoginCmd  `cmd:"" help:"Log in to a server with OAuth and keep the token in the token store.\n\n  mcp auth login SERVER\n  mcp auth login SERVER --no-browser"`
+	Logout authLogoutCmd `cmd:"" help:"Revoke a server's stored login at its authorization server, when that offers revocation, and forget it here.\n\n  mcp auth logout SERVER"`
+	Status authStatusCmd `cmd:"" help:"Show stored logins: state, expiry and scopes, never the tokens.\n\n  mcp auth status\n  mcp auth status SERVER --json"`
 }
 
 type authLoginCmd struct {

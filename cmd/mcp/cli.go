@@ -47,10 +47,10 @@ type hostCLI struct {
 	Init    initCmd     `cmd:"" help:"Make a recipe of the servers you already have: a package boundary of their tools today, and an agent file per --agent.\n\n  mcp init --agent researcher\n  mcp init --from ~/.cursor/mcp.json --agent coder --include memory.search_nodes"`
 	Check   checkCmd    `cmd:"" help:"Validate the recipe and print each agent's resolved surface.\n\n  mcp check --agent support"`
 	Session sessionCmd  `cmd:"" help:"Start or stop a session: a fixed surface for one agent.\n\n  eval \"$(mcp session start --agent support)\""`
-	Trust   trustCmd    `cmd:"" help:"Let a project directory's servers start: record it with a digest of the files that can start a process or send a credential.\n\n  mcp trust\n  mcp trust ~/src/recipe\n  mcp trust --list\n  mcp trust --forget ~/src/recipe"`
-	Auth    authCmd     `cmd:"" help:"Log in to servers that use OAuth, log out, show stored logins.\n\n  mcp auth login notes"`
+	Trust   trustCmd    `cmd:"" help:"Let a project directory's servers start: record it with a digest of the files that can start a process or send a credential.\n\n  mcp trust\n  mcp trust examples/contacts\n  mcp trust --list\n  mcp trust --forget examples/contacts"`
+	Auth    authCmd     `cmd:"" help:"Log in to servers that use OAuth, log out, show stored logins.\n\n  mcp auth login SERVER"`
 	Daemon  daemonCmd   `cmd:"" help:"Show or stop the multiplexers that keep servers warm.\n\n  mcp daemon status\n  mcp daemon stop --all"`
-	Serve   serveCmd    `cmd:"" help:"Tools mode: one stdio MCP server with an agent's eager tools, and mcp_search for its deferred ones.\n\n  mcp serve --agent support"`
+	Serve   serveCmd    `cmd:"" help:"Tools mode: one stdio MCP server with an agent's eager tools, and mcp_search for its deferred ones.\n\n  mcp serve --recipe examples/reference --agent assistant"`
 	Version versionCmd  `cmd:"" help:"Print the version, commit and build date."`
 
 	Completion completionCmd `cmd:"" help:"Print the tab-completion script for bash, zsh, fish or PowerShell.\n\n  source <(mcp completion bash)"`
@@ -60,6 +60,9 @@ type hostCLI struct {
 type versionCmd struct{}
 
 func (versionCmd) Run(a *app) error {
+	if a.globals.JSON {
+		return a.writeJSON(build.JSON())
+	}
 	fmt.Fprintln(a.stdout, build.String())
 	return nil
 }

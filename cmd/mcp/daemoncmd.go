@@ -38,23 +38,7 @@ func (c *daemonStatusCmd) Run(a *app) error {
 		return nil
 	}
 	for _, m := range ms {
-		st := m.Status
-		fmt.Fprintf(a.stdout, "pid %d  %s  (up %s, %d %s)\n", st.PID, st.Label,
-			time.Since(st.Started).Round(time.Second), st.Requests, words.Plural(int(st.Requests), "request", "requests"))
-		for _, srv := range st.Servers {
-			state := "connected"
-			if !srv.Connected {
-				state = "connecting"
-			}
-			fmt.Fprintf(a.stdout, "  %s  %s, %d %s", srv.ID, state, srv.Tools, words.Plural(srv.Tools, "tool", "tools"))
-			if srv.PID > 0 {
-				fmt.Fprintf(a.stdout, ", pid %d", srv.PID)
-			}
-			if srv.Protocol != "" {
-				fmt.Fprintf(a.stdout, ", MCP %s", srv.Protocol)
-			}
-			fmt.Fprintln(a.stdout)
-		}
+		m.Status.WriteText(a.stdout, time.Now())
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -321,6 +322,10 @@ func TestMuxDaemonCommand(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("status should hold %q:\n%s", want, out)
 		}
+	}
+	// The narrow agent may call one tool of the fake server's several.
+	if narrow := regexp.MustCompile(`, agent narrow  \(.*\)\n  fake  connected, 1 of ([2-9]|\d\d+) tools authorized, pid \d+`); !narrow.MatchString(out) {
+		t.Errorf("status should count the narrow agent's 1 authorized tool of the fake server's:\n%s", out)
 	}
 	if r := m.run(nil, "daemon", "stop"); r.code != 0 || !strings.Contains(r.stderr, "stopped 1 multiplexer") {
 		t.Fatalf("stop: exit %d, %q", r.code, r.stderr)

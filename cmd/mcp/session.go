@@ -14,7 +14,7 @@ import (
 
 type sessionCmd struct {
 	Start sessionStartCmd `cmd:"" help:"Fix an agent's surface, bind its required servers and print export MCP_SESSION=ID:UID@SOCKET.\n\n  eval \"$(mcp session start --agent support)\""`
-	Stop  sessionStopCmd  `cmd:"" help:"End a session.\n\n  mcp session stop 3f9c…"`
+	Stop  sessionStopCmd  `cmd:"" help:"End a session.\n\n  mcp session stop \"$MCP_SESSION\"\n  mcp session stop --all"`
 	List  sessionListCmd  `cmd:"" help:"List running sessions."`
 }
 

@@ -35,7 +35,7 @@ func Runtime() (string, error) {
 		}
 		return dir, nil
 	}
-	records, err := recordDir()
+	records, err := RecordDir()
 	if err != nil {
 		return "", err
 	}
@@ -96,9 +96,9 @@ func OnWarning(f func(string)) {
 	warnHook.Store(&f)
 }
 
-// recordDir is where the paths of remembered directories are written:
-// mcp/runtime in the user's cache directory, made private.
-func recordDir() (string, error) {
+// RecordDir is where the paths of remembered runtime directories are
+// written: mcp/runtime in the user's cache directory, made private.
+func RecordDir() (string, error) {
 	cache, err := os.UserCacheDir()
 	if err != nil {
 		return "", &NoRecordError{Err: err}

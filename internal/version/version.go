@@ -26,15 +26,19 @@ func (v Build) Number() string { return v.version }
 
 // resolve prefers the values set at link time and falls back, each
 // on its own, to info: the module version, vcs.revision and vcs.time.
+// A build in a checkout (one the toolchain recorded a revision for) that
+// is not at a tag is "devel": the toolchain gives it a pseudo-version,
+// like 0.0.0-20261202071000-af2bc903d291, which names no release.
 func resolve(version, commit, date string, info *debug.BuildInfo) Build {
 	var modified bool
 	if info != nil {
-		if version == "" && info.Main.Version != "(devel)" {
-			version = info.Main.Version
-		}
 		vcs := map[string]string{}
 		for _, s := range info.Settings {
 			vcs[s.Key] = s.Value
+		}
+		checkout := vcs["vcs.revision"] != ""
+		if version == "" && info.Main.Version != "(devel)" && !(checkout && pseudo(info.Main.Version)) {
+			version = strings.TrimSuffix(info.Main.Version, "+dirty")
 		}
 		if commit == "" {
 			commit, modified = vcs["vcs.revision"], vcs["vcs.modified"] == "true"
@@ -59,6 +63,31 @@ func resolve(version, commit, date string, info *debug.BuildInfo) Build {
 	return Build{version: version, commit: commit, date: date}
 }
 
+// pseudo reports whether v is a Go pseudo-version: a version, a
+// 14-digit UTC time and a 12-digit commit prefix, like
+// v0.0.0-20261202071000-af2bc903d291 or v1.2.4-0.20261202071000-af2bc903d291,
+// with "+dirty" after it when the checkout had changes.
+func pseudo(v string) bool {
+	v = strings.TrimSuffix(v, "+dirty")
+	i := strings.LastIndexByte(v, '-')
+	if i < 0 || len(v)-i-1 != 12 || !digits(v[i+1:], "0123456789abcdef") {
+		return false
+	}
+	v = v[:i]
+	j := strings.LastIndexAny(v, "-.")
+	return j >= 0 && len(v)-j-1 == 14 && digits(v[j+1:], "0123456789")
+}
+
+// digits reports whether every byte of s is in set.
+func digits(s, set string) bool {
+	for i := range len(s) {
+		if strings.IndexByte(set, s[i]) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // String is what `mcp --version` and `mcp version` print, like
 // "mcp 1.2.3 (commit abc1234, built 2026-11-30)".
 func (v Build) String() string {
@@ -75,3 +104,14 @@ func (v Build) String() string {
 	}
 	return line
 }
+
+// JSON is what `mcp version --json` prints: the version, the commit and
+// the build date, each "" when the binary does not know it.
+type JSON struct {
+	Version string `json:"version"`
+	Commit  string `json:"commit"`
+	Date    string `json:"date"`
+}
+
+// JSON is this build as `mcp version --json` prints it.
+func (v Build) JSON() JSON { return JSON{Version: v.version, Commit: v.commit, Date: v.date} }

@@ -1,6 +1,7 @@
 package version
 
 import (
+	"encoding/json"
 	"runtime/debug"
 	"testing"
 )
@@ -48,6 +49,25 @@ func TestVersion_resolve(t *testing.T) {
 			want: "mcp devel (commit 9e7d42c, built 2026-11-30)",
 		},
 		{
+			name: "go build in a checkout, which the toolchain gives a pseudo-version",
+			info: &debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20261202071000-af2bc903d291"}, Settings: vcs(
+				"vcs", "git", "vcs.revision", "af2bc903d2910000000000000000000000000000",
+				"vcs.time", "2026-12-02T07:10:00Z", "vcs.modified", "false")},
+			want: "mcp devel (commit af2bc90, built 2026-12-02)",
+		},
+		{
+			name: "go build in a checkout with changes, past a tag",
+			info: &debug.BuildInfo{Main: debug.Module{Version: "v1.2.4-0.20261202071000-af2bc903d291+dirty"}, Settings: vcs(
+				"vcs.revision", "af2bc903d291", "vcs.time", "2026-12-02T07:10:00Z", "vcs.modified", "true")},
+			want: "mcp devel (commit af2bc90-dirty, built 2026-12-02)",
+		},
+		{
+			name: "go build in a checkout at a tag, with changes",
+			info: &debug.BuildInfo{Main: debug.Module{Version: "v1.4.0+dirty"}, Settings: vcs(
+				"vcs.revision", "9e7d42c1a2b3", "vcs.modified", "true")},
+			want: "mcp 1.4.0 (commit 9e7d42c-dirty)",
+		},
+		{
 			name: "go build with uncommitted changes",
 			info: &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: vcs(
 				"vcs.revision", "9e7d42c1a2b3", "vcs.time", "2026-11-30T07:10:00Z", "vcs.modified", "true")},
@@ -81,5 +101,38 @@ func TestVersion_string(t *testing.T) {
 	cur := Current("", "", "")
 	if got := cur.String(); got[:4] != "mcp " || got[4:4+len(cur.Number())] != cur.Number() {
 		t.Errorf("Current().String() = %q does not start with mcp %s", got, cur.Number())
+	}
+}
+
+func TestVersion_pseudo(t *testing.T) {
+	for v, want := range map[string]bool{
+		"v0.0.0-20261202071000-af2bc903d291":        true,
+		"v1.2.4-0.20261202071000-af2bc903d291":      true,
+		"v1.2.4-rc.1.0.20261202071000-af2bc903d291": true,
+		"v0.0.0-20261202071000-af2bc903d291+dirty":  true,
+		"v1.4.0":               false,
+		"v1.4.0-rc.1":          false,
+		"v1.4.0+dirty":         false,
+		"v0.0.0-2026-af2bc903": false,
+		"(devel)":              false,
+	} {
+		if got := pseudo(v); got != want {
+			t.Errorf("pseudo(%q) = %v, want %v", v, got, want)
+		}
+	}
+}
+
+func TestVersion_JSON(t *testing.T) {
+	b := resolve("1.2.3", "abc1234def", "2026-11-30T07:10:00Z", nil)
+	got, err := json.Marshal(b.JSON())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"version":"1.2.3","commit":"abc1234","date":"2026-11-30"}`; string(got) != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	got, _ = json.Marshal(resolve("", "", "", nil).JSON())
+	if want := `{"version":"devel","commit":"","date":""}`; string(got) != want {
+		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
