@@ -44,7 +44,7 @@ type hostCLI struct {
 	List    hostListCmd `cmd:"" help:"List servers, a server's tools, or one tool's signature; --sources: the files they came from.\n\n  mcp list\n  mcp list contacts\n  mcp list contacts.search_contacts --schema\n  mcp list --sources"`
 	Call    callCmd     `cmd:"" help:"Call a tool.\n\n  mcp call contacts.search_contacts query=\"Ada Lovelace\" limit=3"`
 	Run     runCmd      `cmd:"" help:"Run a JavaScript program whose functions are the authorized tools.\n\n  mcp run -e 'const r = await contacts.search_contacts({query: \"ada\"}); r.contacts.length'"`
-	Init    initCmd     `cmd:"" help:"Make a recipe of the servers you already have: a package boundary of their tools today, and an agent file per --agent.\n\n  mcp init --agent researcher\n  mcp init --from ~/.cursor/mcp.json --agent coder --include memory.search_nodes"`
+	Init    initCmd     `cmd:"" help:"Make a recipe of the servers you already have: a package boundary of their tools today, and an agent file per --agent.\n\n  mcp init ~/research --from examples/claude-desktop/claude_desktop_config.json --agent researcher --include memory.read_graph,memory.search_nodes\n  mcp init examples/reference --print-host-config cursor --agent assistant"`
 	Check   checkCmd    `cmd:"" help:"Validate the recipe and print each agent's resolved surface.\n\n  mcp check --agent support"`
 	Session sessionCmd  `cmd:"" help:"Start or stop a session: a fixed surface for one agent.\n\n  eval \"$(mcp session start --agent support)\""`
 	Trust   trustCmd    `cmd:"" help:"Let a project directory's servers start: record it with a digest of the files that can start a process or send a credential.\n\n  mcp trust\n  mcp trust examples/contacts\n  mcp trust --list\n  mcp trust --forget examples/contacts"`

@@ -166,6 +166,11 @@ func exampleFits(args []string, dir string, r *manifests.Recipe) error {
 	if cli.Recipe != "" && filepath.ToSlash(filepath.Clean(cli.Recipe)) != dir {
 		return fmt.Errorf("--recipe %s is not this recipe", cli.Recipe)
 	}
+	if cmd := kctx.Command(); strings.HasPrefix(cmd, "init") && cli.Init.PrintHostConfig == "" {
+		return initFits(cli.Init)
+	} else if strings.HasPrefix(cmd, "init") && filepath.ToSlash(filepath.Clean(cli.Init.Dir)) != dir {
+		return fmt.Errorf("%s is not this recipe's directory", cli.Init.Dir)
+	}
 	surface, _, err := catalog.Resolve(r, cli.Agent)
 	if err != nil {
 		return err
@@ -184,7 +189,7 @@ func exampleFits(args []string, dir string, r *manifests.Recipe) error {
 		if cli.Search.Server != "" {
 			tools = append(tools, cli.Search.Server)
 		}
-	case "serve":
+	case "serve", "init", "init <dir>":
 		if cli.Agent == "" || surface.Mode != catalog.ModeTools {
 			return fmt.Errorf("mcp serve needs an agent in tools mode, and %q is in %s mode", cli.Agent, surface.Mode)
 		}
@@ -214,6 +219,26 @@ func exampleFits(args []string, dir string, r *manifests.Recipe) error {
 	return nil
 }
 
+// initFits says why an example of mcp init that makes a recipe does not
+// run: it reads an editor's configuration in examples/, which has the
+// servers its --include names.
+func initFits(c initCmd) error {
+	if !strings.HasPrefix(filepath.ToSlash(c.From), "examples/") {
+		return fmt.Errorf("--from %q is not a configuration in examples/", c.From)
+	}
+	eps, _, err := manifests.ImportFile(filepath.Join("..", "..", c.From), "")
+	if err != nil {
+		return err
+	}
+	for _, item := range c.Include {
+		server, _ := splitTarget(item)
+		if _, ok := eps[manifests.CanonicalID(server)]; !ok {
+			return fmt.Errorf("--include %s: %s has no server %q", item, c.From, server)
+		}
+	}
+	return nil
+}
+
 // The check refuses what an example could get wrong.
 func TestHelp_exampleFitsRefuses(t *testing.T) {
 	t.Setenv("HOME", t.TempDir())
@@ -231,6 +256,9 @@ func TestHelp_exampleFitsRefuses(t *testing.T) {
 		"mcp auth login contacts",
 		"mcp session stop 3f9c",
 		"mcp list --recipe examples/reference",
+		"mcp init --agent researcher",
+		"mcp init --from examples/claude-desktop/claude_desktop_config.json --agent a --include files.read_file",
+		"mcp init examples/contacts --print-host-config cursor --agent support",
 	} {
 		if err := exampleFits(exampleArgs(t, line), "examples/contacts", r); err == nil {
 			t.Errorf("%q fits examples/contacts", line)
@@ -240,6 +268,7 @@ func TestHelp_exampleFitsRefuses(t *testing.T) {
 		"mcp call contacts.get_contact id=1",
 		"mcp list contacts.search_contacts --agent assistant",
 		`eval "$(mcp session start --agent support)"`,
+		"mcp init ~/r --from examples/claude-desktop/claude_desktop_config.json --agent a --include memory.read_graph",
 	} {
 		if err := exampleFits(exampleArgs(t, line), "examples/contacts", r); err != nil {
 			t.Errorf("%q: %v", line, err)
