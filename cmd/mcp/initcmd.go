@@ -20,7 +20,7 @@ type initCmd struct {
 	Mode            string   `default:"cli" enum:"cli,tools" help:"The mode of the agents --agent names (one file each; NAME,NAME for several): cli or tools."`
 	Include         []string `help:"Tools the agents start with; without it they start with none." placeholder:"SERVER.TOOL,..."`
 	Force           bool     `help:"Replace files that are there."`
-	PrintHostConfig string   `name:"print-host-config" help:"Print what HOST (claude-code, codex, cursor, claude-desktop) needs to run --agent's tools with mcp serve, and write nothing." placeholder:"HOST"`
+	PrintHostConfig string   `name:"print-host-config" help:"Print what HOST (claude-code, codex, cursor, claude-desktop) needs to run --agent's tools with mcp serve, or claude-code-skill a SKILL.md for a cli-mode agent, and write nothing." placeholder:"HOST"`
 }
 
 func (c *initCmd) Run(a *app) error {
@@ -28,26 +28,20 @@ func (c *initCmd) Run(a *app) error {
 	if err != nil {
 		return err
 	}
+	ctx, cancel := a.context()
+	defer cancel()
+	open := func(ctx context.Context, t mux.Target) (mux.Backend, error) { return mux.Open(ctx, t, a.openOptions()) }
 	if c.PrintHostConfig != "" {
-		exe, err := recipeinit.Executable()
-		if err == nil {
-			var s string
-			s, err = recipeinit.HostConfig(c.PrintHostConfig, exe, dir, a.agent)
-			fmt.Fprint(a.stdout, s)
-		}
-		return initError(err)
+		return initError(recipeinit.PrintHostConfig(ctx, a.stdout, c.PrintHostConfig, dir, a.agent, open))
 	}
 	home, _ := os.UserHomeDir()
 	cfg, _ := os.UserConfigDir()
-	ctx, cancel := a.context()
-	defer cancel()
 	var agents []string
 	if a.agent != "" {
 		agents = strings.Split(a.agent, ",")
 	}
 	res, err := recipeinit.Init(ctx, recipeinit.Options{Dir: dir, From: c.From, Servers: c.Server, All: c.All, Agents: agents,
-		Mode: c.Mode, Include: c.Include, Force: c.Force, Home: home, ConfigDir: cfg},
-		func(ctx context.Context, t mux.Target) (mux.Backend, error) { return mux.Open(ctx, t, a.openOptions()) })
+		Mode: c.Mode, Include: c.Include, Force: c.Force, Home: home, ConfigDir: cfg}, open)
 	if err != nil {
 		return initError(err)
 	}

@@ -2,7 +2,9 @@ package recipeinit
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,12 +12,78 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/explain"
+	"github.com/mcpsh/mcp/internal/guide"
 	"github.com/mcpsh/mcp/internal/shell"
+	"github.com/mcpsh/mcp/internal/words"
 	"github.com/mcpsh/mcp/manifests"
+	"github.com/mcpsh/mcp/mux"
 )
 
-// Hosts are the agent hosts HostConfig writes for.
-var Hosts = []string{"claude-code", "codex", "cursor", "claude-desktop"}
+// Hosts are the agent hosts HostConfig writes for, and the skill file of
+// Claude Code.
+var Hosts = []string{"claude-code", "codex", "cursor", "claude-desktop", "claude-code-skill"}
+
+// PrintHostConfig writes what host needs to run agent of the recipe at
+// dir: HostConfig for the hosts that run mcp serve, Skill for
+// claude-code-skill.
+func PrintHostConfig(ctx context.Context, w io.Writer, host, dir, agent string, open func(context.Context, mux.Target) (mux.Backend, error)) error {
+	if host == "claude-code-skill" {
+		return Skill(ctx, w, dir, agent, open)
+	}
+	exe, err := Executable()
+	if err != nil {
+		return err
+	}
+	s, err := HostConfig(host, exe, dir, agent)
+	fmt.Fprint(w, s)
+	return err
+}
+
+// Skill writes a Claude Code skill file (SKILL.md) for an agent in cli
+// mode: a name and a description for Claude Code to choose it by, then
+// the guide a session of the agent prints for mcp --help, its servers
+// listed as the recipe at dir has them (which starts them: the recipe must
+// be trusted).
+func Skill(ctx context.Context, w io.Writer, dir, agent string, open func(context.Context, mux.Target) (mux.Backend, error)) error {
+	s, err := agentSurface(dir, agent)
+	if err != nil {
+		return err
+	}
+	if s.Mode != catalog.ModeCLI {
+		return &Error{Msg: fmt.Sprintf("agent %s is in %s mode, and a skill is for an agent with a shell (cli mode)", agent, s.Mode),
+			Hint: "give Claude Code its tools with --print-host-config claude-code"}
+	}
+	t, err := mux.HostTarget(dir, false, agent)
+	if err != nil {
+		return err
+	}
+	b, err := open(ctx, t)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	cat, err := b.Catalog(ctx, mux.Listed)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "---\nname: mcp-%s\ndescription: The MCP tools of agent %s, used through the mcp command in this shell (search, list, call, run). Use them when a task needs %s.\n---\n",
+		agent, agent, serverNames(cat))
+	guide.Write(w, cat, explain.Summary)
+	return nil
+}
+
+// serverNames names a catalog's servers for a description.
+func serverNames(cat *mux.Catalog) string {
+	names := make([]string, len(cat.Servers))
+	for i, s := range cat.Servers {
+		names[i] = s.ID
+	}
+	if len(names) == 0 {
+		return "no server yet"
+	}
+	return words.Plural(len(names), "the server ", "the servers ") + strings.Join(names, ", ")
+}
 
 // HostConfig is what host needs to run an agent of the recipe at dir in
 // tools mode (mcp serve), with exe the absolute path of mcp, since a host
@@ -51,14 +119,23 @@ func HostConfig(host, exe, dir, agent string) (string, error) {
 	return "", &Error{Msg: fmt.Sprintf("--print-host-config: no host %q", host), Hint: "the hosts are " + strings.Join(Hosts, ", ")}
 }
 
+// agentSurface is the surface of agent in the recipe at dir.
+func agentSurface(dir, agent string) (*catalog.Surface, error) {
+	if agent == "" {
+		return nil, &Error{Msg: "--print-host-config needs --agent NAME: a host is given one agent's tools"}
+	}
+	r, err := manifests.Load(dir)
+	if err != nil {
+		return nil, err
+	}
+	s, _, err := catalog.Resolve(r, agent)
+	return s, err
+}
+
 // toolsAgent checks that the recipe at dir has agent, in tools mode, as
 // mcp serve will want it.
 func toolsAgent(dir, agent string) error {
-	r, err := manifests.Load(dir)
-	if err != nil {
-		return err
-	}
-	s, _, err := catalog.Resolve(r, agent)
+	s, err := agentSurface(dir, agent)
 	if err != nil {
 		return err
 	}
