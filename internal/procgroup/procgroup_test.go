@@ -25,6 +25,8 @@ const lifetime = 60 * time.Second
 //   - sleeper says "sleeping" and lives out its lifetime.
 //   - spawner starts a sleeper, its child, says "spawned" and lives out
 //     its lifetime.
+//   - holder starts a spawner in a Group, says "holding" and lives out
+//     its lifetime.
 func TestMain(m *testing.M) {
 	switch os.Getenv(roleEnv) {
 	case "":
@@ -37,6 +39,12 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 		os.Stdout.WriteString("spawned\n")
+	case "holder":
+		if _, err := Start(role("spawner")); err != nil {
+			os.Stdout.WriteString("error: " + err.Error() + "\n")
+			os.Exit(1)
+		}
+		os.Stdout.WriteString("holding\n")
 	}
 	time.Sleep(lifetime)
 	os.Exit(0)
