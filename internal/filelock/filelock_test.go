@@ -1,19 +1,21 @@
-//go:build unix
-
 package filelock
 
 import (
+	"bufio"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Writers that each read a counter and write it back one higher, under the
 // lock, all count: none reads while another is between its read and write.
 func TestLock_Serializes(t *testing.T) {
-	dir := t.TempDir()
+	dir := tempDir(t)
 	counter, lock := filepath.Join(dir, "n"), filepath.Join(dir, "n.lock")
 	if err := os.WriteFile(counter, []byte("0"), 0o600); err != nil {
 		t.Fatal(err)
@@ -43,7 +45,8 @@ func TestLock_Serializes(t *testing.T) {
 	if string(data) != strconv.Itoa(writers) {
 		t.Errorf("counter %s after %d increments", data, writers)
 	}
-	if fi, err := os.Stat(lock); err != nil || fi.Mode().Perm() != 0o600 {
+	// Windows keeps no mode: the directory's access list guards the file.
+	if fi, err := os.Stat(lock); err != nil || runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600 {
 		t.Errorf("lock file: %v, %v; want mode 0600", fi, err)
 	}
 }
@@ -67,7 +70,7 @@ func increment(counter, lock string) error {
 
 // A lock that cannot be made says where.
 func TestLock_Missing(t *testing.T) {
-	_, err := Lock(filepath.Join(t.TempDir(), "missing", "x.lock"))
+	_, err := Lock(filepath.Join(tempDir(t), "missing", "x.lock"))
 	if err == nil {
 		t.Fatal("locked a file in a directory that does not exist")
 	}
@@ -76,10 +79,19 @@ func TestLock_Missing(t *testing.T) {
 // A symlink where the lock goes is not followed: nothing is made where it
 // points.
 func TestLock_RefusesSymlink(t *testing.T) {
-	dir := t.TempDir()
+	dir := tempDir(t)
 	target, lock := filepath.Join(dir, "elsewhere"), filepath.Join(dir, "x.lock")
 	if err := os.Symlink(target, lock); err != nil {
+		if runtime.GOOS == "windows" {
+			// Without Developer Mode or the privilege, Windows makes no
+			// symlink, and there is none to refuse.
+			t.Skipf("no symlink could be made: %v", err)
+		}
 		t.Fatal(err)
+	}
+	if _, err := os.Lstat(lock); err != nil && runtime.GOOS == "windows" {
+		// Wine's CreateSymbolicLink reports success and makes nothing.
+		t.Skipf("the symlink made is not there: %v", err)
 	}
 	if unlock, err := Lock(lock); err == nil {
 		unlock()
@@ -87,5 +99,100 @@ func TestLock_RefusesSymlink(t *testing.T) {
 	}
 	if _, err := os.Lstat(target); err == nil {
 		t.Error("the lock made the file the symlink points to")
+	}
+}
+
+// lockerEnv, in the environment of this test binary, makes it a second
+// process that takes the lock of the path it names, as TestMain says.
+const lockerEnv = "FILELOCK_TEST_LOCKER"
+
+// TestMain runs the binary as a locker when lockerEnv says so: it says
+// "trying", waits for the lock, says "locked" and exits.
+func TestMain(m *testing.M) {
+	if path := os.Getenv(lockerEnv); path != "" {
+		os.Stdout.WriteString("trying\n")
+		unlock, err := Lock(path)
+		if err != nil {
+			os.Stdout.WriteString("error: " + err.Error() + "\n")
+			os.Exit(1)
+		}
+		os.Stdout.WriteString("locked\n")
+		unlock()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// A second process that asks for a lock this one holds waits until it is
+// released, and then gets it.
+func TestLock_OtherProcessWaits(t *testing.T) {
+	lock := filepath.Join(tempDir(t), "x.lock")
+	unlock, err := Lock(lock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), lockerEnv+"="+lock)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	lines := make(chan string, 3)
+	go func() {
+		defer close(lines)
+		for sc := bufio.NewScanner(out); sc.Scan(); {
+			lines <- sc.Text()
+		}
+	}()
+	if line := <-lines; line != "trying" {
+		unlock()
+		t.Fatalf("the other process said %q, want trying", line)
+	}
+	select {
+	case line := <-lines:
+		unlock()
+		t.Fatalf("the other process said %q while this one held the lock", line)
+	case <-time.After(500 * time.Millisecond):
+	}
+	unlock()
+	select {
+	case line := <-lines:
+		if line != "locked" {
+			t.Fatalf("the other process said %q after the lock was released, want locked", line)
+		}
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("the other process did not get the lock in 30s after it was released")
+	}
+}
+
+// tempDir is t.TempDir, removed by os.Remove a name at a time: Wine has
+// no FileDispositionInformationEx, which os.RemoveAll uses.
+func tempDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "filelock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { removeTree(t, dir) })
+	return dir
+}
+
+func removeTree(t *testing.T, dir string) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		if e.IsDir() {
+			removeTree(t, p)
+		} else if err := os.Remove(p); err != nil {
+			t.Errorf("cleanup: %v", err)
+		}
+	}
+	if err := os.Remove(dir); err != nil {
+		t.Errorf("cleanup: %v", err)
 	}
 }

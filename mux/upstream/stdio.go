@@ -9,10 +9,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
 
+	"github.com/mcpsh/mcp/internal/procgroup"
 	"github.com/mcpsh/mcp/manifests"
 )
 
@@ -36,6 +38,7 @@ const (
 type process struct {
 	cmd    *exec.Cmd
 	pid    int
+	group  *procgroup.Group
 	stdin  *os.File // write end
 	stdout *os.File // read end
 	stderr *os.File // read end
@@ -59,7 +62,6 @@ func startProcess(ep manifests.Endpoint, mirror io.Writer) (*process, error) {
 	cmd := exec.Command(path, ep.Args...)
 	cmd.Env = ep.ServerEnv(os.Environ())
 	cmd.Dir = ep.Cwd
-	ownGroup(cmd)
 
 	var files []*os.File
 	closeAll := func() {
@@ -89,7 +91,8 @@ func startProcess(ep manifests.Endpoint, mirror io.Writer) (*process, error) {
 		return nil, err
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	if err := cmd.Start(); err != nil {
+	group, err := procgroup.Start(cmd)
+	if err != nil {
 		closeAll()
 		return nil, err
 	}
@@ -101,6 +104,7 @@ func startProcess(ep manifests.Endpoint, mirror io.Writer) (*process, error) {
 	p := &process{
 		cmd:        cmd,
 		pid:        cmd.Process.Pid,
+		group:      group,
 		stdin:      inW,
 		stdout:     outR,
 		stderr:     errR,
@@ -163,17 +167,17 @@ func (p *process) stderrTail() string {
 
 // sweep stops whatever the (already exited) leader left in its group.
 func (p *process) sweep() {
-	if !signalGroup(p.pid, sigTerm) {
+	if !p.group.Signal(syscall.SIGTERM) {
 		return
 	}
 	deadline := time.Now().Add(leftoverGrace)
 	for time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
-		if !signalGroup(p.pid, 0) {
+		if !p.group.Signal(0) {
 			return
 		}
 	}
-	signalGroup(p.pid, sigKill)
+	p.group.Signal(syscall.SIGKILL)
 }
 
 // stop ends the process group in order: stdin closed, a grace period, then
@@ -182,15 +186,16 @@ func (p *process) stop() error {
 	p.stdin.Close()
 	var err error
 	if !p.waitExit(stdinGrace) {
-		signalGroup(p.pid, sigTerm)
+		p.group.Signal(syscall.SIGTERM)
 		if !p.waitExit(termGrace) {
-			signalGroup(p.pid, sigKill)
+			p.group.Signal(syscall.SIGKILL)
 			if !p.waitExit(killGrace) {
 				err = fmt.Errorf("server process %d did not exit after SIGKILL", p.pid)
 			}
 		}
 	}
 	p.sweep()
+	p.group.Close()
 	p.stdout.Close()
 	if !waitChan(p.stderrDone, time.Second) {
 		// Something outside the group still holds the pipe.
@@ -221,7 +226,7 @@ func connectStdio(ctx context.Context, ep manifests.Endpoint, opts Options, revi
 		close(stdoutEnded)
 		if errors.Is(err, ErrMessageTooLarge) || errors.Is(err, ErrMessageTooDeep) {
 			u.setDead(u.unavailable(u.limitError(err)))
-			signalGroup(p.pid, sigKill)
+			p.group.Signal(syscall.SIGKILL)
 		}
 	}
 	// The transport gets our pipes; the process itself stays ours, so that
@@ -233,7 +238,7 @@ func connectStdio(ctx context.Context, ep manifests.Endpoint, opts Options, revi
 	u.c = u.newClient(tr)
 	u.goOwned(func() { u.watchExit(stdoutEnded) })
 
-	if err := u.handshake(ctx, opts, func() { signalGroup(p.pid, sigKill) }); err != nil {
+	if err := u.handshake(ctx, opts, func() { p.group.Signal(syscall.SIGKILL) }); err != nil {
 		refused := u.modern == nil && ctx.Err() == nil && refusesHandshake(err)
 		err = u.connectError(ctx, opts, err)
 		u.Close()
@@ -272,7 +277,7 @@ func (u *conn) watchExit(stdoutEnded <-chan struct{}) {
 		return
 	default:
 	}
-	signalGroup(p.pid, sigKill)
+	p.group.Signal(syscall.SIGKILL)
 	u.setDead(&UnavailableError{Server: u.server, Err: p.exitError("unexpectedly"), Stderr: u.secret.Text(p.stderrTail())})
 	if !waitChan(stdoutEnded, drainGrace) {
 		// A process outside the group still holds stdout open.
