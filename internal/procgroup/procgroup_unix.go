@@ -13,9 +13,15 @@ import (
 type Group struct{ pid int }
 
 // Start starts cmd as the leader of a new process group.
-func Start(cmd *exec.Cmd) (*Group, error) {
+func Start(cmd *exec.Cmd) (*Group, error) { return start(cmd, deathSignal) }
+
+// start starts cmd as the leader of a new process group, which the kernel
+// kills with this process when kernel is true.
+func start(cmd *exec.Cmd, kernel bool) (*Group, error) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	dieWithParent(cmd.SysProcAttr)
+	if kernel {
+		dieWithParent(cmd.SysProcAttr)
+	}
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
