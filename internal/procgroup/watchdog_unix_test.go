@@ -65,23 +65,37 @@ func shells(t *testing.T) map[string]string {
 	return found
 }
 
-// expectGroup is expect, and one line "group PGID" besides, whose PGID it
-// returns.
+// expectGroup is expect, with one line "group PGID" besides among them,
+// whose PGID it returns.
 func expectGroup(t *testing.T, lines <-chan string, want ...string) int {
 	t.Helper()
-	select {
-	case line := <-lines:
-		n, ok := strings.CutPrefix(line, "group ")
-		pgid, err := strconv.Atoi(n)
-		if !ok || err != nil {
-			t.Fatalf("the holder said %q first; want its group", line)
-		}
-		expect(t, lines, want...)
-		return pgid
-	case <-time.After(30 * time.Second):
-		t.Fatal("the holder named no group in 30s")
+	left := map[string]bool{}
+	for _, w := range want {
+		left[w] = true
 	}
-	return 0
+	pgid := 0
+	for len(left) > 0 || pgid == 0 {
+		select {
+		case line, ok := <-lines:
+			if !ok {
+				t.Fatalf("the processes ended before saying %v (group %d)", left, pgid)
+			}
+			if n, ok := strings.CutPrefix(line, "group "); ok && pgid == 0 {
+				var err error
+				if pgid, err = strconv.Atoi(n); err != nil || pgid <= 0 {
+					t.Fatalf("the holder said %q", line)
+				}
+				continue
+			}
+			if !left[line] {
+				t.Fatalf("a process said %q; waiting for %v", line, left)
+			}
+			delete(left, line)
+		case <-time.After(30 * time.Second):
+			t.Fatalf("no process said %v in 30s (group %d)", left, pgid)
+		}
+	}
+	return pgid
 }
 
 // groupGone waits a few seconds for the group pgid to have no process left.
