@@ -254,7 +254,8 @@ func TestOutOfMemory(t *testing.T) {
 		"==28499==ERROR: ThreadSanitizer failed to allocate 0x20000000 (536870912) bytes at address 218028000000 (errno: 12)": true,
 		"panic: runtime error: index out of range [3] with length 3":                                                          false,
 		"fatal error: concurrent map writes\nout of memory":                                                                   false,
-		"": false,
+		residentMarker + "\n": true,
+		"":                    false,
 	} {
 		if got := outOfMemory(head); got != want {
 			t.Errorf("outOfMemory(%.50q) = %v, want %v", head, got, want)
