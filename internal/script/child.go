@@ -14,16 +14,17 @@ import (
 )
 
 // RunIsolated runs one program as Run does, in a process of its own
-// (StartChild) where there is an operating-system limit to hold it to its
-// memory limit, else in this one with Run.
+// (StartChild) where that process can hold itself to the memory limit
+// (Isolated), else in this one with Run.
 func RunIsolated(ctx context.Context, h Host, name, src string, lim Limits, stderr io.Writer) (json.RawMessage, error) {
 	return StartChild().Run(ctx, h, name, src, lim, stderr)
 }
 
 // Run runs one program as Run does, but in c's process, which has limited
-// its own memory with the operating system before the engine starts: a
-// program that allocates past the limit in one step of the engine (s = s
-// + s), which no sampling of the heap stops in time, ends that process
+// its own memory (limitMemory: with the operating system, or a watchdog on
+// its resident memory) before the engine starts: a program that allocates
+// past the limit in one step of the engine (s = s + s), which no sampling
+// of the heap stops in time, ends that process
 // rather than this one, and the run ends with the memory *LimitError.
 // Everything the program reaches goes through h, in this process: tool
 // calls, logins, progress, connections. Console output goes to stderr, in

@@ -18,7 +18,12 @@ func childAttr(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 }
 
-// limitMemory holds this process's address space to max bytes more than
+// limitMemory is how the process of a program holds itself to its memory
+// limit: with the operating system, here (a variable, so that a test can
+// run the watchdog of the systems that do not enforce RLIMIT_AS).
+var limitMemory = limitAddressSpace
+
+// limitAddressSpace holds this process's address space to max bytes more than
 // it has now (the runtime has reserved what it keeps for itself by then),
 // plus memHeadroom. RLIMIT_AS, because the Go runtime reserves address
 // space before it maps memory in it: a reservation past the limit fails at
@@ -28,7 +33,7 @@ func childAttr(cmd *exec.Cmd) {
 // allocation past the limit is the runtime's fatal out of memory, which
 // RunIsolated reports as the memory limit. The garbage collector is told
 // of the limit too, so that garbage is collected before it counts.
-func limitMemory(max int) {
+func limitAddressSpace(max int) {
 	if max <= 0 {
 		return
 	}

@@ -17,9 +17,9 @@ import (
 // program of RunIsolated's.
 const ChildArg = "__run"
 
-// ChildMain runs the one program RunIsolated sends on descriptor 3, under an
-// operating-system limit on its memory where there is one, with a Host that
-// asks RunIsolated over descriptor 4 for everything. It returns the exit code.
+// ChildMain runs the one program RunIsolated sends on descriptor 3, held to
+// its memory limit (limitMemory), with a Host that asks RunIsolated over
+// descriptor 4 for everything. It returns the exit code.
 func ChildMain(stderr io.Writer) int {
 	in, out := os.NewFile(3, "program"), os.NewFile(4, "host")
 	dec := json.NewDecoder(in)

@@ -12,7 +12,8 @@ import (
 )
 
 // Isolated says whether StartChild starts a process for a program; where
-// it does not (outside Linux), programs run in this one, with Run.
+// it does not (outside Linux, macOS and the BSDs), programs run in this
+// one, with Run.
 const Isolated = isolated
 
 // Child is the process of one program, started before the program is
@@ -34,7 +35,10 @@ const childStderr = 4 << 10
 // StartChild starts this binary again, with ChildArg, to run one program
 // (Child.Run); it is nil where programs run in this process. Close ends a
 // child that runs no program.
-func StartChild() *Child {
+func StartChild() *Child { return startChild() }
+
+// startChild is StartChild with env added to the child's environment.
+func startChild(env ...string) *Child {
 	if !isolated {
 		return nil
 	}
@@ -46,6 +50,9 @@ func StartChild() *Child {
 	}
 	c.cmd = exec.Command(exe, ChildArg)
 	c.cmd.Args[0] = "mcp"
+	if env != nil {
+		c.cmd.Env = append(os.Environ(), env...)
+	}
 	c.err = c.start()
 	return c
 }
@@ -131,14 +138,19 @@ type EngineError struct{ Msg string }
 
 func (e *EngineError) Error() string { return "the program's engine " + e.Msg }
 
+// residentMarker is the line the watchdog (watchResident) writes to stderr
+// as it ends the process past the limit.
+const residentMarker = "mcp: resident memory past the program's memory limit"
+
 // outOfMemory says whether the head of a Go program's stderr is the
-// runtime's fatal error for memory it could not get.
+// runtime's fatal error for memory it could not get, or the watchdog's
+// line (residentMarker).
 func outOfMemory(head string) bool {
 	line, _, _ := strings.Cut(head, "\n")
 	line = strings.TrimPrefix(line, "fatal error: ")
 	// A thread the C library cannot make, under the limit, is address
 	// space for its stack it cannot get.
-	for _, p := range []string{"runtime: out of memory", "out of memory", "runtime: cannot allocate memory", "runtime/cgo: pthread_create failed"} {
+	for _, p := range []string{residentMarker, "runtime: out of memory", "out of memory", "runtime: cannot allocate memory", "runtime/cgo: pthread_create failed"} {
 		if strings.HasPrefix(line, p) {
 			return true
 		}
