@@ -133,8 +133,13 @@ func ParseEnv(v string) (id string, host int, socket string, err error) {
 
 // parseUID reads a uid as strconv.Itoa prints one: decimal digits without
 // a sign or leading zeros, short of (uid_t)-1, which names nobody, and
-// within an int.
+// within an int. On a system without uids (Windows), where os.Getuid is
+// -1 for every user and the listener is known by its token's user
+// instead, the host is -1 and nothing else.
 func parseUID(s string) (int, bool) {
+	if os.Getuid() == -1 {
+		return -1, s == "-1"
+	}
 	n, err := strconv.ParseUint(s, 10, 32)
 	if err != nil || n == 1<<32-1 || int(n) < 0 || strconv.FormatUint(n, 10) != s {
 		return 0, false
