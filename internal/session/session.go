@@ -234,13 +234,16 @@ func Load(id string) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := safefile.Options{NoSymlink: true, Own: true, Private: true, Limit: maxStateSize}.Read(p)
+	data, err := readState(p)
 	var unsafe *safefile.Error
+	var unfit *privdir.UnfitError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, &NotFoundError{ID: id}
 	case errors.As(err, &unsafe) && (unsafe.Kind == safefile.Unsafe || unsafe.Kind == safefile.NotRegular):
 		return nil, fmt.Errorf("session %s: the state file is not private to this user: %s", id, unsafe)
+	case errors.As(err, &unfit):
+		return nil, fmt.Errorf("session %s: the state file is not private to this user: %s", id, unfit)
 	case err != nil:
 		return nil, fmt.Errorf("session %s: %w", id, err)
 	}
@@ -249,6 +252,21 @@ func Load(id string) (*State, error) {
 		return nil, fmt.Errorf("session %s: state file is damaged", id)
 	}
 	return &st, nil
+}
+
+// readState reads the state file at p when it is this user's alone: by
+// its owner and mode (safefile), and on Windows by its owner and access
+// list (privdir.CheckFile).
+func readState(p string) ([]byte, error) {
+	f, err := safefile.Options{NoSymlink: true, Own: true, Private: true, Limit: maxStateSize}.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if err := privdir.CheckFile(f.File); err != nil {
+		return nil, err
+	}
+	return f.ReadAll()
 }
 
 // Remove deletes a session's state.
