@@ -139,3 +139,22 @@ func TestSame(t *testing.T) {
 		}
 	}
 }
+
+// A session with no multiplexer (a system where none runs) has not ended
+// for want of one: session list says each call connects directly. One
+// whose multiplexer does not answer has ended.
+func TestRow_Line(t *testing.T) {
+	st := &State{ID: "a1b2c3d4e5f60718", Root: "/r", Agent: "x", Surface: &catalog.Surface{Mode: catalog.ModeCLI}}
+	if got := st.Row().Line(); !strings.HasSuffix(got, "  no multiplexer on this system: each call connects directly") {
+		t.Errorf("a session without a socket: %q", got)
+	}
+	st.Socket = "/run/user/1000/mcp/a.sock"
+	r := st.Row()
+	if got := r.Line(); !strings.HasSuffix(got, "  ended: its multiplexer is gone") {
+		t.Errorf("a session whose multiplexer does not answer: %q", got)
+	}
+	r.Running, r.Idle = true, 65
+	if got := r.Line(); !strings.HasSuffix(got, "  idle 1m5s") {
+		t.Errorf("a running session: %q", got)
+	}
+}
