@@ -1,4 +1,4 @@
-//go:build unix
+//go:build unix || windows
 
 package mux
 
@@ -15,7 +15,8 @@ import (
 	"github.com/mcpsh/mcp/internal/safefile"
 )
 
-// maxSocketPath keeps socket paths inside sun_path on every unix.
+// maxSocketPath keeps socket paths inside sun_path on every unix and on
+// Windows (108 bytes there).
 const maxSocketPath = 100
 
 // ErrBusy says another multiplexer holds the socket.
@@ -24,7 +25,7 @@ var ErrBusy = errors.New("another multiplexer holds this socket")
 // SocketPath is where the multiplexer for key listens: in the user's
 // runtime directory (privdir.Runtime: $XDG_RUNTIME_DIR/mcp, else a
 // directory of a random name in $TMPDIR, remembered), or, when the path
-// would be too long for a socket, in another such directory in /tmp.
+// would be too long for a socket, in another such directory (shortDir).
 func SocketPath(key string) (string, error) {
 	if _, err := tempBase(); err != nil {
 		return "", err
@@ -38,10 +39,7 @@ func SocketPath(key string) (string, error) {
 	}
 	name := key + ".sock"
 	if len(filepath.Join(dir, name)) > maxSocketPath {
-		if err := safeParent("/tmp"); err != nil {
-			return "", err
-		}
-		if dir, err = privdir.Short(dir); err != nil {
+		if dir, err = shortDir(dir); err != nil {
 			return "", err
 		}
 	}

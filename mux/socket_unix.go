@@ -4,6 +4,7 @@ package mux
 
 import (
 	"errors"
+	"github.com/mcpsh/mcp/internal/privdir"
 	"net"
 	"os"
 	"path/filepath"
@@ -15,6 +16,15 @@ import (
 // Supported says whether this system runs multiplexers; where it
 // does not, every invocation connects directly.
 const Supported = true
+
+// shortDir stands in for the runtime directory dir where a socket's path
+// in it would be too long: another private directory, in /tmp.
+func shortDir(dir string) (string, error) {
+	if err := safeParent("/tmp"); err != nil {
+		return "", err
+	}
+	return privdir.Short(dir)
+}
 
 // Listen takes the socket's lock, removes a socket left by a multiplexer
 // that died, and listens (the socket is 0600). The returned release
