@@ -17,6 +17,10 @@ import (
 // does not, every invocation connects directly.
 const Supported = true
 
+// Available says whether multiplexers can run here: on unix, wherever
+// they are built.
+func Available() bool { return Supported }
+
 // shortDir stands in for the runtime directory dir where a socket's path
 // in it would be too long: another private directory, in /tmp.
 func shortDir(dir string) (string, error) {

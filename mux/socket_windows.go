@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/sys/windows"
 )
@@ -16,6 +17,19 @@ import (
 // does not, every invocation connects directly. Windows 10 1803 and later
 // have AF_UNIX sockets.
 const Supported = true
+
+// Available says whether multiplexers can run here: where Windows makes
+// AF_UNIX sockets (not before Windows 10 1803, nor under Wine, error
+// 10047), else every call connects directly and a session has no
+// multiplexer, as on a system without them.
+var Available = sync.OnceValue(func() bool {
+	s, err := windows.Socket(windows.AF_UNIX, windows.SOCK_STREAM, 0)
+	if err != nil {
+		return false
+	}
+	_ = windows.Closesocket(s)
+	return true
+})
 
 // shortDir refuses a runtime directory whose socket paths would be too
 // long: Windows has no short, sticky /tmp to make another in.

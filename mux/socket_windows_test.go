@@ -169,3 +169,28 @@ func TestWindowsHandOverChild(t *testing.T) {
 	_ = os.WriteFile(os.Getenv("MUX_HANDOVER_OUT"), []byte(secret), 0o600)
 	Ready(nil, false)
 }
+
+// Where Windows makes no AF_UNIX socket (before Windows 10 1803; Wine),
+// no multiplexer is tried: a session has none, as on a system without
+// them, and calls connect directly. Where it does, a session's socket is
+// in the runtime directory.
+func TestWindowsAvailable(t *testing.T) {
+	t.Setenv("LocalAppData", winDir(t))
+	tmp := winDir(t)
+	t.Setenv("TMP", tmp)
+	t.Setenv("TEMP", tmp)
+	socket, err := SessionSocket(strings.Repeat("ab", 12), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !Available() {
+		t.Log("this system makes no AF_UNIX sockets")
+		if socket != "" || !direct(Target{}) {
+			t.Errorf("SessionSocket = %q, direct = %v; want no socket, and calls that connect directly", socket, direct(Target{}))
+		}
+		return
+	}
+	if !strings.HasPrefix(socket, tmp) {
+		t.Errorf("SessionSocket = %q; want a socket in %s", socket, tmp)
+	}
+}
