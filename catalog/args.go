@@ -24,6 +24,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -173,7 +174,14 @@ func example(ps *prop, t string) string {
 	if t == "boolean" {
 		return "true"
 	}
-	return "10"
+	n := 10.0
+	if ps.hi != nil && n > *ps.hi {
+		n = math.Floor(*ps.hi)
+	}
+	if ps.lo != nil && n < *ps.lo {
+		n = math.Ceil(*ps.lo)
+	}
+	return strconv.FormatFloat(n, 'f', -1, 64)
 }
 
 // positional is word (a bare value, no key=value) as the value of the

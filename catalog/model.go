@@ -11,6 +11,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
+	"math/big"
 	"net/url"
 	"strconv"
 	"strings"
@@ -32,6 +34,9 @@ type prop struct {
 	items    *prop
 	fields   map[string]*prop // an object's properties
 	required []string         // an object's required properties
+	// lo and hi bound a number, when the schema does (minimum, maximum,
+	// exclusive ones as their nearest integers inside).
+	lo, hi *float64
 	// branches are the alternatives of an anyOf or oneOf, each read on
 	// its own, when there are two or more: the rest of prop merges them
 	// (what coercion needs), a signature shows each (what a reader needs).
@@ -143,6 +148,7 @@ func (r reader) describe(s *jsonschema.Schema, depth int) *prop {
 		p.anyType = *s.Bool
 		return p
 	}
+	p.lo, p.hi = bound(s.Minimum, s.ExclusiveMinimum, 1), bound(s.Maximum, s.ExclusiveMaximum, -1)
 	named := false
 	if s.Types != nil {
 		named = true
@@ -191,6 +197,26 @@ func (r reader) describe(s *jsonschema.Schema, depth int) *prop {
 		p.types = nil
 	}
 	return p
+}
+
+// bound is an inclusive bound, or the nearest integer inside an
+// exclusive one (step 1 for a minimum, -1 for a maximum); nil without
+// either.
+func bound(inclusive, exclusive *big.Rat, step float64) *float64 {
+	switch {
+	case inclusive != nil:
+		f, _ := inclusive.Float64()
+		return &f
+	case exclusive != nil:
+		f, _ := exclusive.Float64()
+		if step > 0 {
+			f = math.Floor(f) + 1
+		} else {
+			f = math.Ceil(f) - 1
+		}
+		return &f
+	}
+	return nil
 }
 
 // readShape reads an array's items and an object's properties into p.

@@ -129,6 +129,8 @@ func TestValidateArgs_nullableEnum(t *testing.T) {
 func TestBuildArgs_try(t *testing.T) {
 	readFile := `{"type":"object","properties":{"path":{"type":"string"},"head":{"type":"number"}},"required":["path"]}`
 	writeFile := `{"type":"object","properties":{"path":{"type":"string"},"content":{"type":"string"}},"required":["path","content"]}`
+	bounded := `{"type":"object","properties":{"top":{"type":"integer","minimum":1,"maximum":5},"floor":{"type":"integer","minimum":100},` +
+		`"below":{"type":"integer","exclusiveMaximum":3},"above":{"type":"number","exclusiveMinimum":12.5}}}`
 	search := `{"type":"object","properties":{"pattern":{"type":"string"},"maxCount":{"type":"integer"},` +
 		`"limit":{"type":"integer","default":50},"ratio":{"type":"number"},"exact":{"type":"boolean"}}}`
 	tests := []struct {
@@ -147,6 +149,11 @@ func TestBuildArgs_try(t *testing.T) {
 		{search, []string{"limit=abc"}, "integer", "limit=50", `limit: expected an integer, got "abc"`},
 		{search, []string{"ratio=abc"}, "number", "ratio=10", `ratio: expected a number, got "abc"`},
 		{search, []string{"exact=yes"}, "boolean", "exact=true", `exact: expected true or false, got "yes"`},
+		// The example keeps within the schema's bounds.
+		{bounded, []string{"top=x"}, "integer", "top=5", `top: expected an integer, got "x"`},
+		{bounded, []string{"floor=x"}, "integer", "floor=100", `floor: expected an integer, got "x"`},
+		{bounded, []string{"below=x"}, "integer", "below=2", `below: expected an integer, got "x"`},
+		{bounded, []string{"above=x"}, "number", "above=13", `above: expected a number, got "x"`},
 	}
 	for _, tt := range tests {
 		_, err := catalog.BuildArgs(json.RawMessage(tt.schema), nil, tt.pairs)

@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"syscall"
+
+	"github.com/mcpsh/mcp/internal/safefile"
 )
 
 // ownerOf returns the uid that owns fi. Tests replace it to give a file
@@ -20,13 +22,13 @@ var ownerOf = func(fi fs.FileInfo) (int, bool) {
 
 // ownershipProblem says why fi fails the owner and permission part of the
 // trust rule, or "" when it passes.
-func ownershipProblem(fi fs.FileInfo) string {
+func ownershipProblem(fi fs.FileInfo, path string) string {
 	uid, ok := ownerOf(fi)
 	switch {
 	case !ok || uid != os.Getuid():
 		return "is not owned by the current user"
 	case fi.Mode().Perm()&0o022 != 0:
-		return "is writable by group or others (chmod go-w fixes that)"
+		return "is writable by group or others (" + safefile.WritableFix(path) + ")"
 	}
 	return ""
 }

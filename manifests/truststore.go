@@ -139,7 +139,7 @@ func storeDirProblem(dir string) (why string, ok bool) {
 	case !fi.IsDir():
 		return "is in " + dir + ", which is not a directory", true
 	}
-	if why := ownershipProblem(fi); why != "" {
+	if why := ownershipProblem(fi, dir); why != "" {
 		return "is in " + dir + ", which " + why, true
 	}
 	return safefile.CheckDir(dir), true

@@ -226,20 +226,20 @@ func untrusted(path string) string {
 	if err != nil {
 		return "cannot inspect it: " + safefile.Describe(err)
 	}
-	if why := untrustedInfo(fi, false); why != "" {
+	if why := untrustedInfo(fi, path, false); why != "" {
 		return "not trusted: the file " + why
 	}
 	di, err := os.Lstat(dir)
 	if err != nil {
 		return "cannot inspect its directory: " + safefile.Describe(err)
 	}
-	if why := untrustedInfo(di, true); why != "" {
+	if why := untrustedInfo(di, dir, true); why != "" {
 		return "not trusted: its directory " + why
 	}
 	return ""
 }
 
-func untrustedInfo(fi fs.FileInfo, wantDir bool) string {
+func untrustedInfo(fi fs.FileInfo, path string, wantDir bool) string {
 	m := fi.Mode()
 	switch {
 	case m&fs.ModeSymlink != 0:
@@ -249,7 +249,7 @@ func untrustedInfo(fi fs.FileInfo, wantDir bool) string {
 	case !wantDir && !m.IsRegular():
 		return "is not a regular file"
 	}
-	return ownershipProblem(fi)
+	return ownershipProblem(fi, path)
 }
 
 // displayPath names path relative to cwd when inside it, as ~/... when

@@ -2,14 +2,23 @@ package main
 
 import (
 	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/state"
 	"github.com/mcpsh/mcp/internal/toolsmode"
 	"github.com/mcpsh/mcp/manifests"
 	"github.com/mcpsh/mcp/mux"
 )
 
-type checkCmd struct{}
+type checkCmd struct {
+	Paths bool `help:"Name every place mcp writes on this system (trust store, tokens, caches, index, sessions, the runtime directory), and check nothing."`
+}
 
 func (c *checkCmd) Run(a *app) error {
+	if c.Paths && a.globals.JSON {
+		return a.writeJSON(state.Places())
+	} else if c.Paths {
+		state.WriteText(a.stdout, state.Places())
+		return nil
+	}
 	root, user, err := a.locate()
 	if err != nil {
 		return err

@@ -42,6 +42,7 @@ func (c *initCmd) Run(a *app) error {
 	}
 	res, err := recipeinit.Init(ctx, recipeinit.Options{Dir: dir, From: c.From, Servers: c.Server, All: c.All, Agents: agents,
 		Mode: c.Mode, Include: c.Include, Force: c.Force, Home: home, ConfigDir: cfg}, open)
+	a.warnAll(res.Warnings)
 	if err != nil {
 		return initError(err)
 	}

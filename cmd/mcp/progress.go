@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpsh/mcp/internal/output"
+	"github.com/mcpsh/mcp/internal/vt"
 	"github.com/mcpsh/mcp/mux/upstream"
 )
 
@@ -18,7 +19,8 @@ func (a *app) progress() bool {
 	if a.globals == nil || a.globals.JSON || os.Getenv("NO_COLOR") != "" {
 		return false
 	}
-	return a.stderrIsTerminal()
+	f, ok := a.errOut.(*os.File)
+	return ok && a.stderrIsTerminal() && vt.Enable(f)
 }
 
 // progressDelay is how long a cold connect may take before it is shown.

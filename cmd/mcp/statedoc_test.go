@@ -8,33 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpsh/mcp/auth"
-	"github.com/mcpsh/mcp/catalog"
 	"github.com/mcpsh/mcp/internal/output"
 	"github.com/mcpsh/mcp/internal/privdir"
-	"github.com/mcpsh/mcp/internal/session"
-	"github.com/mcpsh/mcp/manifests"
+	"github.com/mcpsh/mcp/internal/state"
 	"github.com/mcpsh/mcp/mux"
-	"github.com/mcpsh/mcp/search"
 )
-
-// statePlace is one place mcp writes, as the code names it, under the
-// user's configuration or cache directory.
-type statePlace struct {
-	what string
-	path func() (string, error)
-	// config: under os.UserConfigDir, else os.UserCacheDir.
-	config bool
-}
-
-var statePlaces = []statePlace{
-	{"trust store", manifests.TrustStorePath, true},
-	{"tokens", auth.DefaultDir, true},
-	{"catalog cache", catalog.DefaultCacheDir, false},
-	{"search index", search.DefaultIndexDir, false},
-	{"session state", session.Dir, false},
-	{"runtime directory's record", privdir.RecordDir, false},
-}
 
 // How each system spells the base directories (os.UserConfigDir and
 // os.UserCacheDir), in the page's table and in its clean-up commands.
@@ -61,30 +39,33 @@ func TestDocs_stateNamesEveryPlace(t *testing.T) {
 	clean := cleanUpBlocks(t, page)
 	configDir, _ := os.UserConfigDir()
 	cacheDir, _ := os.UserCacheDir()
-	for _, p := range statePlaces {
-		path, err := p.path()
-		if err != nil {
-			t.Fatalf("%s: %v", p.what, err)
+	for _, p := range state.Places() {
+		if p.What == "runtime directory" {
+			continue // runtimeDirs
+		}
+		path := p.Path
+		if p.Err != "" {
+			t.Fatalf("%s: %v", p.What, p.Err)
 		}
 		base := cacheDir
-		if p.config {
+		if p.Config {
 			base = configDir
 		}
 		rel, err := filepath.Rel(base, path)
 		if err != nil || strings.HasPrefix(rel, "..") || !strings.HasPrefix(rel, "mcp"+string(filepath.Separator)) {
-			t.Fatalf("%s is %s, not in mcp/ under %s", p.what, path, base)
+			t.Fatalf("%s is %s, not in mcp/ under %s", p.What, path, base)
 		}
 		for _, r := range stateRoots {
 			root, rm := r.cache, r.rmCache
-			if p.config {
+			if p.Config {
 				root, rm = r.config, r.rmConfig
 			}
 			want := root + strings.ReplaceAll(filepath.ToSlash(rel), "/", r.sep)
 			if !strings.Contains(page, "`"+want+"`") {
-				t.Errorf("docs/state.md does not name the %s on %s: `%s`", p.what, r.system, want)
+				t.Errorf("docs/state.md does not name the %s on %s: `%s`", p.What, r.system, want)
 			}
 			if !strings.Contains(clean[r.system], rm+"mcp") {
-				t.Errorf("docs/state.md's clean-up on %s does not remove %smcp, where the %s is", r.system, rm, p.what)
+				t.Errorf("docs/state.md's clean-up on %s does not remove %smcp, where the %s is", r.system, rm, p.What)
 			}
 		}
 	}

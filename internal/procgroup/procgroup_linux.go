@@ -2,6 +2,9 @@ package procgroup
 
 import "syscall"
 
+// deathSignal says that the kernel can end a child with its parent here.
+const deathSignal = true
+
 // dieWithParent has the kernel kill the child when this process dies, even
 // by SIGKILL: a multiplexer that is killed leaves no server behind, not
 // even one that ignores the end of its stdin. (The signal follows the

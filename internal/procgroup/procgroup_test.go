@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"syscall"
 	"testing"
 	"time"
@@ -13,6 +14,10 @@ import (
 // roleEnv, in the environment of this test binary, makes it one of the
 // processes the tests start instead of running tests, as TestMain says.
 const roleEnv = "PROCGROUP_TEST_ROLE"
+
+// stubbornEnv, set, makes every role say "ROLE got SIGTERM" when it gets
+// one, and live on.
+const stubbornEnv = "PROCGROUP_TEST_STUBBORN"
 
 // lifetime is how long a started process lives unless it is killed: longer
 // than any test waits for one to end.
@@ -25,9 +30,18 @@ const lifetime = 60 * time.Second
 //   - sleeper says "sleeping" and lives out its lifetime.
 //   - spawner starts a sleeper, its child, says "spawned" and lives out
 //     its lifetime.
-//   - holder starts a spawner in a Group, says "holding" and lives out
-//     its lifetime.
+//   - holder starts a spawner in a Group (as holderStart does), says
+//     "holding" and lives out its lifetime.
 func TestMain(m *testing.M) {
+	if os.Getenv(roleEnv) != "" && os.Getenv(stubbornEnv) != "" {
+		terms := make(chan os.Signal, 1)
+		signal.Notify(terms, syscall.SIGTERM)
+		go func() {
+			for range terms {
+				os.Stdout.WriteString(os.Getenv(roleEnv) + " got SIGTERM\n")
+			}
+		}()
+	}
 	switch os.Getenv(roleEnv) {
 	case "":
 		os.Exit(m.Run())
@@ -40,7 +54,7 @@ func TestMain(m *testing.M) {
 		}
 		os.Stdout.WriteString("spawned\n")
 	case "holder":
-		if _, err := Start(role("spawner")); err != nil {
+		if _, err := holderStart(role("spawner")); err != nil {
 			os.Stdout.WriteString("error: " + err.Error() + "\n")
 			os.Exit(1)
 		}

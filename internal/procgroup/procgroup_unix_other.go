@@ -4,6 +4,10 @@ package procgroup
 
 import "syscall"
 
-// dieWithParent does nothing where the kernel has no parent-death signal:
-// a server of a killed multiplexer ends when it sees the end of its stdin.
+// deathSignal is false here: darwin has no parent-death signal, and
+// FreeBSD's, like Linux's, would end the leader alone. A watchdog in each
+// group ends all of it when this process ends.
+const deathSignal = false
+
+// dieWithParent is never asked for here.
 func dieWithParent(*syscall.SysProcAttr) {}

@@ -31,3 +31,6 @@ func TestGroup_diesWithHolder(t *testing.T) {
 	}
 	ended(t, lines, "the holder was killed")
 }
+
+// holderStart is how the holder role starts its spawner.
+func holderStart(cmd *exec.Cmd) (*Group, error) { return Start(cmd) }

@@ -47,9 +47,10 @@ type server struct {
 	why       string   // why its tools were not listed, when they were not
 }
 
-// Result is what Init wrote, as lines to print.
+// Result is what Init wrote, as lines to print, and the warnings of
+// reading the configuration (which explain an error, when there is one).
 type Result struct {
-	Lines []string
+	Lines, Warnings []string
 }
 
 // Init makes the recipe. listing opens the backend that lists the tools
@@ -57,34 +58,36 @@ type Result struct {
 func Init(ctx context.Context, o Options, open func(context.Context, mux.Target) (mux.Backend, error)) (*Result, error) {
 	dir, err := filepath.Abs(o.Dir)
 	if err != nil {
-		return nil, err
+		return &Result{}, err
 	}
 	o.Dir = dir
 	if o.Mode == "" {
 		o.Mode = string(catalog.ModeCLI)
 	}
 	if err := checkNames(o); err != nil {
-		return nil, err
+		return &Result{}, err
 	}
 	servers, warns, err := read(o)
+	res := &Result{Warnings: warns}
 	if err != nil {
-		return nil, err
+		return res, err
 	}
 	if !o.All {
 		listTools(ctx, servers, open)
 	}
 	agents, err := agentServers(o, servers)
 	if err != nil {
-		return nil, err
+		return res, err
 	}
 	files, err := render(o, servers, agents)
 	if err != nil {
-		return nil, err
+		return res, err
 	}
 	if err := writeAll(o, files); err != nil {
-		return nil, err
+		return res, err
 	}
-	return &Result{Lines: append(warnLines(warns), report(o, servers, agents, files)...)}, nil
+	res.Lines = report(o, servers, agents, files)
+	return res, nil
 }
 
 // checkNames refuses agent names that cannot be files and a mode that is

@@ -139,12 +139,3 @@ func report(o Options, servers []*server, agents map[string]map[string][]string,
 	}
 	return append(lines, next)
 }
-
-// warnLines are the reader's warnings, as lines of the report.
-func warnLines(warns []string) []string {
-	out := make([]string, len(warns))
-	for i, w := range warns {
-		out[i] = "warning: " + w
-	}
-	return out
-}

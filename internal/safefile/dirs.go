@@ -51,7 +51,7 @@ func unsafeDirs(dir string) string {
 				return where(d) + ", which is " + why
 			}
 			if othersCanWrite(fi) && fi.Mode()&fs.ModeSticky == 0 {
-				return where(d) + ", which is writable by group or others (chmod go-w fixes that)"
+				return where(d) + ", which is writable by group or others (" + WritableFix(d) + ")"
 			}
 		}
 		return ""

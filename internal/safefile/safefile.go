@@ -193,7 +193,7 @@ func (o Options) open(path string) (*File, error) {
 	if err != nil {
 		return fail(Unreadable, "cannot be inspected ("+describe(err)+")", err)
 	}
-	if why, k := o.fileProblem(fi); why != "" {
+	if why, k := o.fileProblem(fi, abs); why != "" {
 		return fail(k, why, nil)
 	}
 	if why := unsafeDirs(filepath.Dir(abs)); why != "" {
@@ -215,7 +215,7 @@ func (o Options) open(path string) (*File, error) {
 		f.Close()
 		return fail(Unreadable, "cannot be read ("+describe(err)+")", err)
 	}
-	if why, k := o.fileProblem(opened); why != "" {
+	if why, k := o.fileProblem(opened, abs); why != "" {
 		f.Close()
 		return fail(k, why, nil)
 	}
@@ -224,7 +224,7 @@ func (o Options) open(path string) (*File, error) {
 
 // fileProblem says why fi, not a symlink, fails the rule for the file
 // itself, or "".
-func (o Options) fileProblem(fi fs.FileInfo) (string, Kind) {
+func (o Options) fileProblem(fi fs.FileInfo, path string) (string, Kind) {
 	if !fi.Mode().IsRegular() {
 		return "is not a regular file (" + FileType(fi.Mode()) + ")", NotRegular
 	}
@@ -236,7 +236,7 @@ func (o Options) fileProblem(fi fs.FileInfo) (string, Kind) {
 		return "is " + why, Unsafe
 	}
 	if othersCanWrite(fi) {
-		return "is writable by group or others (chmod go-w fixes that)", Unsafe
+		return "is writable by group or others (" + WritableFix(path) + ")", Unsafe
 	}
 	if o.Private && othersCanRead(fi) {
 		return "is readable by group or others (chmod go-rwx fixes that)", Unsafe

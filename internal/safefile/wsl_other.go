@@ -1,0 +1,6 @@
+//go:build !linux
+
+package safefile
+
+// windowsDrives: WSL is Linux.
+func windowsDrives() []string { return nil }

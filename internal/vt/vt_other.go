@@ -1,0 +1,7 @@
+//go:build !windows
+
+package vt
+
+import "os"
+
+func enable(*os.File) bool { return true }
