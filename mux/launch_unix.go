@@ -10,9 +10,6 @@ import (
 	"time"
 )
 
-// maxLaunch bounds what is read of a launch secret (64 hex digits).
-const maxLaunch = 128
-
 // launchWait bounds how long a multiplexer waits for its launch secret:
 // session start wrote it before the multiplexer started.
 const launchWait = 2 * time.Second

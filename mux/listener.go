@@ -16,10 +16,12 @@ import (
 // that nobody listening on a path a multiplexer used (a stopped
 // session's, in a directory others may make again) hears a request or
 // its arguments.
+// A listener the system does not name is refused whatever host is (on
+// Windows, which has no uids, host is -1 too).
 func wrongListener(conn net.Conn, socket string, host int) *ListenerError {
 	uid, known := listenerUID(conn)
 	if !known {
-		uid = -1
+		return &ListenerError{Socket: socket, UID: -1, Want: host}
 	}
 	if uid != host {
 		return &ListenerError{Socket: socket, UID: uid, Want: host}
@@ -33,8 +35,8 @@ func wrongListener(conn net.Conn, socket string, host int) *ListenerError {
 // stopped. Nothing was sent to it.
 type ListenerError struct {
 	Socket string
-	// UID is the user that listens (-1: the kernel did not say), Want the
-	// user that must.
+	// UID is the user that listens (-1: the system did not say, or on
+	// Windows said it is not this user), Want the user that must.
 	UID, Want int
 	// Session is the session MCP_SESSION names, if any.
 	Session string
@@ -47,7 +49,7 @@ func (e *ListenerError) ExitCode() int { return exit.Usage }
 
 func (e *ListenerError) Error() string {
 	if e.UID < 0 {
-		return fmt.Sprintf("the kernel does not say who listens on %s: nothing was sent to it", e.Socket)
+		return fmt.Sprintf("the system does not say that who listens on %s is you: nothing was sent to it", e.Socket)
 	}
 	msg := fmt.Sprintf("%s listens on %s, not %s", userLabel(e.UID), e.Socket, userLabel(e.Want))
 	if e.Session != "" {

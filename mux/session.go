@@ -49,7 +49,8 @@ func BindRequired(ctx context.Context, s *catalog.Surface, b Binder) (int, error
 // and binds its required servers through it, returning how many tools
 // they have. The session's calls go through that multiplexer only, so a
 // session whose multiplexer cannot start does not start. Where no
-// multiplexer can run (a system without them) it binds them directly,
+// multiplexer can run (a system without them, Windows without AF_UNIX:
+// its socket is "") it binds them directly,
 // which checks them but keeps nothing warm. On failure the multiplexer is
 // stopped; the state, once saved, is the caller's to remove.
 func StartSession(ctx context.Context, st *session.State, o OpenOptions) (int, error) {
@@ -59,7 +60,7 @@ func StartSession(ctx context.Context, st *session.State, o OpenOptions) (int, e
 		return 0, &SaveError{Err: err}
 	}
 	var b Binder
-	if Supported {
+	if st.Socket != "" {
 		c, err := t.client(ctx, o)
 		if err != nil {
 			return 0, err
@@ -108,7 +109,7 @@ func SessionSocket(id string, guest *session.Guest) (string, error) {
 	switch {
 	case guest != nil:
 		return sharedSocket(id, guest)
-	case !Supported:
+	case !Available():
 		return "", nil
 	}
 	return SocketPath(SessionTarget(id, "").Key())
@@ -118,7 +119,7 @@ func SessionSocket(id string, guest *session.Guest) (string, error) {
 // it has closed every upstream connection and exited. The directory made
 // for another user's session goes with it.
 func StopSession(ctx context.Context, st *session.State) error {
-	if !Supported || st.Socket == "" {
+	if st.Socket == "" {
 		return nil
 	}
 	if err := Shutdown(ctx, st.Socket, 10*time.Second); err != nil {

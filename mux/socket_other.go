@@ -1,4 +1,4 @@
-//go:build !unix
+//go:build !unix && !windows
 
 package mux
 
@@ -14,6 +14,9 @@ import (
 // Supported says whether this system runs multiplexers; where it
 // does not, every invocation connects directly.
 const Supported = false
+
+// Available says whether multiplexers can run here: not on this system.
+func Available() bool { return false }
 
 var errUnsupported = errors.New("multiplexer processes are not supported on this system")
 

@@ -40,6 +40,9 @@ const (
 // command's own.
 const launchFD = 4
 
+// maxLaunch bounds what is read of a launch secret (64 hex digits).
+const maxLaunch = 128
+
 // selectorEnv are the variables that only say which multiplexer to run;
 // they are not part of the environment its servers inherit.
 var selectorEnv = []string{session.EnvVar, specEnv, NoMuxEnv}

@@ -13,13 +13,14 @@ import (
 )
 
 type sessionCmd struct {
-	Start sessionStartCmd `cmd:"" help:"Fix an agent's surface, bind its required servers and print export MCP_SESSION=ID:UID@SOCKET.\n\n  eval \"$(mcp session start --agent support)\""`
+	Start sessionStartCmd `cmd:"" help:"Fix an agent's surface, bind its required servers and print the line that sets MCP_SESSION=ID:UID@SOCKET in your shell.\n\n  eval \"$(mcp session start --agent support)\""`
 	Stop  sessionStopCmd  `cmd:"" help:"End a session.\n\n  mcp session stop \"$MCP_SESSION\"\n  mcp session stop --all"`
 	List  sessionListCmd  `cmd:"" help:"List running sessions."`
 }
 
 type sessionStartCmd struct {
-	User string `help:"Let an agent running as this other local user (name or uid) use the session (Linux): its socket accepts that user and you, nobody else." placeholder:"USER"`
+	User  string        `help:"Let an agent running as this other local user (name or uid) use the session (Linux): its socket accepts that user and you, nobody else." placeholder:"USER"`
+	Shell session.Shell `help:"The shell the line is for: posix (export), powershell ($env:, for | Invoke-Expression) or cmd (set, for for /f); the default is powershell on Windows, else posix." placeholder:"SHELL"`
 }
 
 func (c *sessionStartCmd) Run(a *app) error {
@@ -46,6 +47,10 @@ func (c *sessionStartCmd) Run(a *app) error {
 	if st.Socket, err = mux.SessionSocket(st.ID, guest); err != nil {
 		return fmt.Errorf("making the session's socket directory: %w", err)
 	}
+	line, err := st.Line(c.Shell)
+	if err != nil {
+		return err
+	}
 	// The session's multiplexer binds every required server; on failure
 	// it is stopped, the state removed, and nothing is left running.
 	tools, err := mux.StartSession(ctx, st, mux.OpenOptions{Upstream: upstreamOptions()})
@@ -61,7 +66,7 @@ func (c *sessionStartCmd) Run(a *app) error {
 		}
 		return a.writeJSON(out)
 	}
-	fmt.Fprintf(a.stdout, "export %s=%s\n", session.EnvVar, shell.Word(st.Env()))
+	fmt.Fprintln(a.stdout, line)
 	who := "the package boundary"
 	if a.agent != "" {
 		who = "agent " + a.agent

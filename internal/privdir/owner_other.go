@@ -8,3 +8,5 @@ import "os"
 func notPrivate(string, os.FileInfo) string { return "" }
 
 func restrict(string) error { return nil }
+
+func fileNotPrivate(*os.File) string { return "" }

@@ -16,8 +16,22 @@ import (
 // its access list may allow no one but that owner, this user, the system
 // and the Administrators group.
 func notPrivate(dir string, _ os.FileInfo) string {
-	sd, err := windows.GetNamedSecurityInfo(dir, windows.SE_FILE_OBJECT,
-		windows.OWNER_SECURITY_INFORMATION|windows.DACL_SECURITY_INFORMATION)
+	sd, err := windows.GetNamedSecurityInfo(dir, windows.SE_FILE_OBJECT, ownerAndDACL)
+	return judged(sd, err)
+}
+
+const ownerAndDACL = windows.OWNER_SECURITY_INFORMATION | windows.DACL_SECURITY_INFORMATION
+
+// fileNotPrivate says why the open file f is not this user's alone, or "",
+// by the same rule as a directory, from the security descriptor of what
+// was opened (not of whatever its path names now).
+func fileNotPrivate(f *os.File) string {
+	sd, err := windows.GetSecurityInfo(windows.Handle(f.Fd()), windows.SE_FILE_OBJECT, ownerAndDACL)
+	return judged(sd, err)
+}
+
+// judged is judge of sd for this user, or why sd could not be had.
+func judged(sd *windows.SECURITY_DESCRIPTOR, err error) string {
 	if err != nil {
 		return "cannot be checked (" + err.Error() + ")"
 	}
@@ -28,8 +42,8 @@ func notPrivate(dir string, _ os.FileInfo) string {
 	return judge(sd, me)
 }
 
-// judge says why a directory with security descriptor sd is not me's
-// alone, or "".
+// judge says why a directory (or a file) with security descriptor sd is
+// not me's alone, or "".
 func judge(sd *windows.SECURITY_DESCRIPTOR, me user) string {
 	owner, _, err := sd.Owner()
 	if err != nil || owner == nil || !me.trusted(owner) {

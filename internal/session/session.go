@@ -133,8 +133,13 @@ func ParseEnv(v string) (id string, host int, socket string, err error) {
 
 // parseUID reads a uid as strconv.Itoa prints one: decimal digits without
 // a sign or leading zeros, short of (uid_t)-1, which names nobody, and
-// within an int.
+// within an int. On a system without uids (Windows), where os.Getuid is
+// -1 for every user and the listener is known by its token's user
+// instead, the host is -1 and nothing else.
 func parseUID(s string) (int, bool) {
+	if os.Getuid() == -1 {
+		return -1, s == "-1"
+	}
 	n, err := strconv.ParseUint(s, 10, 32)
 	if err != nil || n == 1<<32-1 || int(n) < 0 || strconv.FormatUint(n, 10) != s {
 		return 0, false
@@ -229,13 +234,16 @@ func Load(id string) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := safefile.Options{NoSymlink: true, Own: true, Private: true, Limit: maxStateSize}.Read(p)
+	data, err := readState(p)
 	var unsafe *safefile.Error
+	var unfit *privdir.UnfitError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, &NotFoundError{ID: id}
 	case errors.As(err, &unsafe) && (unsafe.Kind == safefile.Unsafe || unsafe.Kind == safefile.NotRegular):
 		return nil, fmt.Errorf("session %s: the state file is not private to this user: %s", id, unsafe)
+	case errors.As(err, &unfit):
+		return nil, fmt.Errorf("session %s: the state file is not private to this user: %s", id, unfit)
 	case err != nil:
 		return nil, fmt.Errorf("session %s: %w", id, err)
 	}
@@ -244,6 +252,21 @@ func Load(id string) (*State, error) {
 		return nil, fmt.Errorf("session %s: state file is damaged", id)
 	}
 	return &st, nil
+}
+
+// readState reads the state file at p when it is this user's alone: by
+// its owner and mode (safefile), and on Windows by its owner and access
+// list (privdir.CheckFile).
+func readState(p string) ([]byte, error) {
+	f, err := safefile.Options{NoSymlink: true, Own: true, Private: true, Limit: maxStateSize}.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if err := privdir.CheckFile(f.File); err != nil {
+		return nil, err
+	}
+	return f.ReadAll()
 }
 
 // Remove deletes a session's state.

@@ -3,6 +3,7 @@ package session
 import (
 	"errors"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -20,6 +21,19 @@ func TestParseEnv(t *testing.T) {
 		{id + ":0@/tmp/mcp-session-" + id + "/mux.sock", 0, "/tmp/mcp-session-" + id + "/mux.sock"},
 		{id + ":2147483647@/tmp/a@b:c/mux.sock", 2147483647, "/tmp/a@b:c/mux.sock"},
 		{id + ":501@", 501, ""}, // no multiplexer on this system
+	}
+	if runtime.GOOS == "windows" {
+		// No uids: every host is -1, and sockets have Windows's paths.
+		sock := `C:\Users\Ada Lovelace\AppData\Local\Temp\mcp-2\0123.sock`
+		good = []struct {
+			v      string
+			host   int
+			socket string
+		}{
+			{id + ":-1@" + sock, -1, sock},
+			{id + `:-1@C:\a@b:c\mux.sock`, -1, `C:\a@b:c\mux.sock`},
+			{id + ":-1@", -1, ""},
+		}
 	}
 	for _, c := range good {
 		gotID, host, socket, err := ParseEnv(c.v)
@@ -40,6 +54,11 @@ func TestParseEnv(t *testing.T) {
 		id + ": 1@/tmp/x.sock", id + ":1 @/tmp/x.sock", id + ":0x1@/tmp/x.sock", id + ":1e3@/tmp/x.sock",
 		id + ":4294967295@/tmp/x.sock", id + ":4294967296@/tmp/x.sock", id + ":99999999999999999999@/tmp/x.sock",
 		id + ":1:2@/tmp/x.sock", id + "::1@/tmp/x.sock", id + ":1000", "1000:" + id + "@/tmp/x.sock",
+	}
+	if runtime.GOOS == "windows" {
+		bad = append(bad, id+":0@C:\\x.sock", id+":1000@C:\\x.sock", id+`:-1@C:\x\..\y.sock`, id+":-1@x.sock", id+":-2@C:\\x.sock")
+	} else {
+		bad = append(bad, id+":-1@")
 	}
 	for _, v := range bad {
 		_, _, _, err := ParseEnv(v)
@@ -66,7 +85,7 @@ func FuzzParseEnv(f *testing.F) {
 			}
 			return
 		}
-		if !ValidID(id) || host < 0 || socket != "" && (!filepath.IsAbs(socket) || filepath.Clean(socket) != socket) {
+		if !ValidID(id) || host < 0 && runtime.GOOS != "windows" || socket != "" && (!filepath.IsAbs(socket) || filepath.Clean(socket) != socket) {
 			t.Fatalf("ParseEnv(%q) = %q, %d, %q", v, id, host, socket)
 		}
 		if FormatEnv(id, host, socket) != v {
@@ -118,5 +137,24 @@ func TestSame(t *testing.T) {
 		if base().Same(s) {
 			t.Errorf("a state with another %s is the same", name)
 		}
+	}
+}
+
+// A session with no multiplexer (a system where none runs) has not ended
+// for want of one: session list says each call connects directly. One
+// whose multiplexer does not answer has ended.
+func TestRow_Line(t *testing.T) {
+	st := &State{ID: "a1b2c3d4e5f60718", Root: "/r", Agent: "x", Surface: &catalog.Surface{Mode: catalog.ModeCLI}}
+	if got := st.Row().Line(); !strings.HasSuffix(got, "  no multiplexer on this system: each call connects directly") {
+		t.Errorf("a session without a socket: %q", got)
+	}
+	st.Socket = "/run/user/1000/mcp/a.sock"
+	r := st.Row()
+	if got := r.Line(); !strings.HasSuffix(got, "  ended: its multiplexer is gone") {
+		t.Errorf("a session whose multiplexer does not answer: %q", got)
+	}
+	r.Running, r.Idle = true, 65
+	if got := r.Line(); !strings.HasSuffix(got, "  idle 1m5s") {
+		t.Errorf("a running session: %q", got)
 	}
 }

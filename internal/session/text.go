@@ -55,12 +55,16 @@ type Row struct {
 	// its last request, in seconds.
 	Running bool    `json:"running"`
 	Idle    float64 `json:"idleSeconds,omitempty"`
+	// Direct says the session has no multiplexer (none runs on this
+	// system): each call connects to its servers itself, and the session
+	// runs until it is stopped.
+	Direct bool `json:"direct,omitempty"`
 }
 
 // Row is the session as session list shows it, not yet asked whether it
 // runs.
 func (st *State) Row() Row {
-	r := Row{ID: st.ID, Agent: st.Agent, Root: st.Root, Mode: string(st.Surface.Mode), Started: st.Started, Env: st.Env()}
+	r := Row{ID: st.ID, Agent: st.Agent, Root: st.Root, Mode: string(st.Surface.Mode), Started: st.Started, Env: st.Env(), Direct: st.Socket == ""}
 	if st.Guest != nil {
 		r.User = st.Guest.Name
 	}
@@ -77,7 +81,10 @@ func (r Row) Line() string {
 		agent += " for user " + r.User
 	}
 	state := "ended: its multiplexer is gone"
-	if r.Running {
+	switch {
+	case r.Direct:
+		state = "no multiplexer on this system: each call connects directly"
+	case r.Running:
 		state = "idle " + (time.Duration(r.Idle) * time.Second).String()
 	}
 	return fmt.Sprintf("%s  %s  %s  started %s  %s", r.ID, agent, r.Root, r.Started.Local().Format(time.DateTime), state)

@@ -1,0 +1,61 @@
+package winpeer
+
+import (
+	"net"
+	"os"
+	"os/exec"
+	"testing"
+)
+
+// This process, and a child it started, run as this user: their tokens
+// name the same user.
+func TestSameUser(t *testing.T) {
+	if !SameUser(uint32(os.Getpid())) {
+		t.Errorf("SameUser(this process) is false")
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperWait$")
+	cmd.Env = append(os.Environ(), "WINPEER_HELPER=1")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { stdin.Close(); _ = cmd.Wait() }()
+	if !SameUser(uint32(cmd.Process.Pid)) {
+		t.Errorf("SameUser(a child of this process) is false")
+	}
+}
+
+// A process that is not there, or whose token cannot be read (pid 0, the
+// idle process; pid 4, the system's), is not this user.
+func TestSameUser_notMe(t *testing.T) {
+	for _, pid := range []uint32{0, 4, 0xfffffff0} {
+		if SameUser(pid) {
+			t.Errorf("SameUser(%d) is true", pid)
+		}
+	}
+}
+
+// What is not a unix socket has no peer the system names.
+func TestPeerIsMe_notASocket(t *testing.T) {
+	a, b := net.Pipe()
+	defer a.Close()
+	defer b.Close()
+	if _, ok := PID(a); ok {
+		t.Error("PID(a pipe) is known")
+	}
+	if PeerIsMe(a) {
+		t.Error("PeerIsMe(a pipe) is true")
+	}
+}
+
+// TestHelperWait is the child of TestSameUser: it waits for its stdin to
+// close.
+func TestHelperWait(t *testing.T) {
+	if os.Getenv("WINPEER_HELPER") == "" {
+		t.Skip("the child of TestSameUser")
+	}
+	_, _ = os.Stdin.Read(make([]byte, 1))
+}

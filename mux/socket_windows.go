@@ -1,0 +1,186 @@
+package mux
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"golang.org/x/sys/windows"
+)
+
+// Supported says whether this system runs multiplexers; where it
+// does not, every invocation connects directly. Windows 10 1803 and later
+// have AF_UNIX sockets.
+const Supported = true
+
+// Available says whether multiplexers can run here: where Windows makes
+// AF_UNIX sockets (not before Windows 10 1803, nor under Wine, error
+// 10047), else every call connects directly and a session has no
+// multiplexer, as on a system without them.
+var Available = sync.OnceValue(func() bool {
+	s, err := windows.Socket(windows.AF_UNIX, windows.SOCK_STREAM, 0)
+	if err != nil {
+		return false
+	}
+	_ = windows.Closesocket(s)
+	return true
+})
+
+// shortDir refuses a runtime directory whose socket paths would be too
+// long: Windows has no short, sticky /tmp to make another in.
+func shortDir(dir string) (string, error) {
+	return "", &BadTempDirError{Dir: filepath.Dir(dir),
+		Why: fmt.Sprintf("gives a socket a path longer than %d bytes (set TEMP and TMP to a shorter directory of your own)", maxSocketPath)}
+}
+
+// lockOffset is where the lock of a lock file lies: past the pid written
+// at its start, which LockFileEx's lock, unlike flock's, would keep others
+// from reading.
+const lockOffset = 1 << 31
+
+// Listen takes the socket's lock, removes a socket left by a multiplexer
+// that died, and listens. The socket is in the runtime directory, whose
+// access list lets in this user, the system and the Administrators group
+// (privdir), and every client's user is checked (peerUID). The returned
+// release removes the socket, its lock file and its log, and drops the
+// lock. ErrBusy means another multiplexer holds the lock.
+func Listen(socket string) (net.Listener, func(), error) {
+	lock, err := takeLock(socket + ".lock")
+	if err != nil {
+		return nil, nil, err
+	}
+	_ = lock.Truncate(0)
+	_, _ = lock.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	_ = os.Remove(socket)
+	ln, err := net.Listen("unix", socket)
+	if err != nil {
+		lock.Close()
+		return nil, nil, err
+	}
+	ln.(*net.UnixListener).SetUnlinkOnClose(false)
+	release := func() {
+		_ = os.Remove(socket)
+		_ = os.Remove(socket + ".log")
+		// Closed first: Windows removes no file that is open. Whoever
+		// takes the lock in between finds the file gone, or keeps it.
+		name := lock.Name()
+		lock.Close()
+		_ = os.Remove(name)
+	}
+	return ln, release, nil
+}
+
+// openNoFollow opens path for reading and writing, made when create is
+// set, refusing a symlink (or other reparse point) there.
+func openNoFollow(path string, flag int) (*os.File, error) {
+	f, err := os.OpenFile(path, flag|windows.O_FILE_FLAG_OPEN_REPARSE_POINT, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	var info windows.ByHandleFileInformation
+	if err := windows.GetFileInformationByHandle(windows.Handle(f.Fd()), &info); err != nil ||
+		info.FileAttributes&windows.FILE_ATTRIBUTE_REPARSE_POINT != 0 {
+		f.Close()
+		return nil, &os.PathError{Op: "open", Path: path, Err: errors.New("is a symlink or reparse point, which is not followed")}
+	}
+	return f, nil
+}
+
+// tryLock takes f's lock without waiting: false when another holds it.
+func tryLock(f *os.File) (bool, error) {
+	err := windows.LockFileEx(windows.Handle(f.Fd()), windows.LOCKFILE_EXCLUSIVE_LOCK|windows.LOCKFILE_FAIL_IMMEDIATELY,
+		0, 1, 0, &windows.Overlapped{Offset: lockOffset})
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, windows.ERROR_LOCK_VIOLATION), errors.Is(err, windows.ERROR_IO_PENDING):
+		return false, nil
+	}
+	return false, err
+}
+
+func unlock(f *os.File) {
+	_ = windows.UnlockFileEx(windows.Handle(f.Fd()), 0, 1, 0, &windows.Overlapped{Offset: lockOffset})
+}
+
+// takeLock opens and locks the lock file at path, as on unix: a lock
+// taken on a file that is no longer at path is let go and taken again.
+func takeLock(path string) (*os.File, error) {
+	for range 10 {
+		lock, err := openNoFollow(path, os.O_RDWR|os.O_CREATE)
+		if err != nil {
+			return nil, err
+		}
+		ok, err := tryLock(lock)
+		if err != nil || !ok {
+			lock.Close()
+			if err != nil {
+				return nil, err
+			}
+			return nil, ErrBusy
+		}
+		held, err1 := lock.Stat()
+		now, err2 := os.Stat(path)
+		if err1 == nil && err2 == nil && os.SameFile(held, now) {
+			return lock, nil
+		}
+		lock.Close()
+	}
+	return nil, ErrBusy
+}
+
+// sweep removes what multiplexers that died left in dir: a lock file no
+// one holds, with no socket beside it, and its log; files touched in the
+// last few seconds are left alone.
+func sweep(dir string) {
+	locks, _ := filepath.Glob(filepath.Join(dir, "*.sock.lock"))
+	for _, path := range locks {
+		socket := strings.TrimSuffix(path, ".lock")
+		if _, err := os.Lstat(socket); err == nil || recent(path) || recent(socket+".log") {
+			continue
+		}
+		lock, err := openNoFollow(path, os.O_RDWR)
+		if err != nil {
+			continue
+		}
+		ok, _ := tryLock(lock)
+		lock.Close()
+		if ok {
+			_ = os.Remove(socket + ".log")
+			_ = os.Remove(path)
+		}
+	}
+}
+
+// Running reports whether a multiplexer holds the socket's lock.
+func Running(socket string) bool {
+	lock, err := openNoFollow(socket+".lock", os.O_RDWR)
+	if err != nil {
+		return false
+	}
+	defer lock.Close()
+	ok, err := tryLock(lock)
+	if ok {
+		unlock(lock)
+	}
+	return err == nil && !ok
+}
+
+// openLog opens the multiplexer's log next to its socket, never through a
+// symlink.
+func openLog(socket string) (*os.File, error) {
+	f, err := openNoFollow(socket+".log", os.O_WRONLY|os.O_CREATE)
+	if err == nil {
+		err = f.Truncate(0)
+	}
+	if err != nil && f != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, err
+}

@@ -1,0 +1,196 @@
+package mux
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// winDir is a new directory of the test's, removed a name at a time: Wine
+// has no FileDispositionInformationEx, which os.RemoveAll uses.
+func winDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "mux")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { removeTree(t, dir) })
+	return dir
+}
+
+func removeTree(t *testing.T, dir string) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		if e.IsDir() {
+			removeTree(t, p)
+		} else if err := os.Remove(p); err != nil {
+			t.Errorf("cleanup: %v", err)
+		}
+	}
+	if err := os.Remove(dir); err != nil {
+		t.Errorf("cleanup: %v", err)
+	}
+}
+
+// A socket's lock is one multiplexer's at a time (LockFileEx), says that
+// one runs while it is held, and leaves the pid written at its start
+// readable; a lock nobody holds, with no socket beside it, is swept.
+func TestWindowsLock(t *testing.T) {
+	socket := filepath.Join(winDir(t), "k.sock")
+	if Running(socket) {
+		t.Fatal("Running before any lock")
+	}
+	lock, err := takeLock(socket + ".lock")
+	if err != nil {
+		t.Fatalf("takeLock: %v", err)
+	}
+	if _, err := lock.WriteAt([]byte("4242\n"), 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := takeLock(socket + ".lock"); !errors.Is(err, ErrBusy) {
+		t.Errorf("a second takeLock = %v; want ErrBusy", err)
+	}
+	if !Running(socket) {
+		t.Error("Running is false while the lock is held")
+	}
+	if pid := lockPID(socket); pid != 4242 {
+		t.Errorf("lockPID = %d while the lock is held; want 4242", pid)
+	}
+	sweep(filepath.Dir(socket))
+	if _, err := os.Stat(socket + ".lock"); err != nil {
+		t.Errorf("sweep removed a held lock: %v", err)
+	}
+	lock.Close()
+	if Running(socket) {
+		t.Error("Running after the lock was let go")
+	}
+	// Older than sweep's few seconds.
+	old := time.Now().Add(-time.Minute)
+	if err := os.Chtimes(socket+".lock", old, old); err != nil {
+		t.Fatal(err)
+	}
+	sweep(filepath.Dir(socket))
+	if _, err := os.Stat(socket + ".lock"); !os.IsNotExist(err) {
+		t.Errorf("sweep left a lock nobody holds: %v", err)
+	}
+}
+
+// The log beside a socket is opened afresh, emptied.
+func TestWindowsOpenLog(t *testing.T) {
+	socket := filepath.Join(winDir(t), "k.sock")
+	if err := os.WriteFile(socket+".log", []byte("an older multiplexer's log"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := openLog(socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("new\n")
+	f.Close()
+	if b, _ := os.ReadFile(socket + ".log"); string(b) != "new\n" {
+		t.Errorf("the log holds %q", b)
+	}
+}
+
+// A socket's path is in the private runtime directory; a temporary
+// directory that would make it too long for AF_UNIX is refused, saying
+// what to set.
+func TestWindowsSocketPath(t *testing.T) {
+	t.Setenv("LocalAppData", winDir(t))
+	tmp := winDir(t)
+	t.Setenv("TMP", tmp)
+	t.Setenv("TEMP", tmp)
+	p, err := SocketPath(strings.Repeat("0", keyLen))
+	if err != nil {
+		t.Fatalf("SocketPath: %v", err)
+	}
+	if filepath.Dir(filepath.Dir(p)) != tmp || len(p) > maxSocketPath {
+		t.Errorf("SocketPath = %s; want a path of at most %d bytes in a directory of %s", p, maxSocketPath, tmp)
+	}
+	long := filepath.Join(tmp, strings.Repeat("d", 80))
+	if err := os.Mkdir(long, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMP", long)
+	t.Setenv("TEMP", long)
+	_, err = SocketPath(strings.Repeat("0", keyLen))
+	var bad *BadTempDirError
+	if !errors.As(err, &bad) || !strings.Contains(err.Error(), "set TEMP and TMP to a shorter directory") {
+		t.Errorf("SocketPath in a long TEMP = %v; want a *BadTempDirError saying what to set", err)
+	}
+}
+
+// What Ensure hands a multiplexer reaches it on Windows, where nothing
+// passes by descriptor number: the launch secret on its handle, and the
+// ready line back on the ready pipe's, which start reads.
+func TestWindowsHandOver(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run=^TestWindowsHandOverChild$")
+	cmd.Env = append(os.Environ(), "MUX_HANDOVER_CHILD=1", launchFDEnv+"=4")
+	f, err := launchPipe("s3cret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.ExtraFiles = []*os.File{f}
+	out := filepath.Join(winDir(t), "child.out")
+	cmd.Env = append(cmd.Env, "MUX_HANDOVER_OUT="+out)
+	if err := start(t.Context(), cmd); err != nil {
+		t.Fatalf("start: %v", err)
+	}
+	var got []byte
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if got, _ = os.ReadFile(out); len(got) > 0 {
+			break
+		}
+	}
+	if string(got) != "s3cret" {
+		t.Errorf("the child read the launch secret as %q", got)
+	}
+}
+
+// TestWindowsHandOverChild is TestWindowsHandOver's multiplexer: it
+// reads its launch secret, writes it down, and says it is ready.
+func TestWindowsHandOverChild(t *testing.T) {
+	if os.Getenv("MUX_HANDOVER_CHILD") == "" {
+		t.Skip("the child of TestWindowsHandOver")
+	}
+	secret := readLaunch()
+	if os.Getenv(launchFDEnv) != "" {
+		t.Error("the launch variable is still set")
+	}
+	_ = os.WriteFile(os.Getenv("MUX_HANDOVER_OUT"), []byte(secret), 0o600)
+	Ready(nil, false)
+}
+
+// Where Windows makes no AF_UNIX socket (before Windows 10 1803; Wine),
+// no multiplexer is tried: a session has none, as on a system without
+// them, and calls connect directly. Where it does, a session's socket is
+// in the runtime directory.
+func TestWindowsAvailable(t *testing.T) {
+	t.Setenv("LocalAppData", winDir(t))
+	tmp := winDir(t)
+	t.Setenv("TMP", tmp)
+	t.Setenv("TEMP", tmp)
+	socket, err := SessionSocket(strings.Repeat("ab", 12), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !Available() {
+		t.Log("this system makes no AF_UNIX sockets")
+		if socket != "" || !direct(Target{}) {
+			t.Errorf("SessionSocket = %q, direct = %v; want no socket, and calls that connect directly", socket, direct(Target{}))
+		}
+		return
+	}
+	if !strings.HasPrefix(socket, tmp) {
+		t.Errorf("SessionSocket = %q; want a socket in %s", socket, tmp)
+	}
+}
