@@ -31,7 +31,7 @@ func DirectCommand(ep manifests.Endpoint) (manifests.Endpoint, error) {
 	if ep.Command == "" || ep.URL != "" {
 		return ep, nil
 	}
-	runner := filepath.Base(ep.Command)
+	runner := runnerName(ep.Command)
 	spec, rest, ok := runnerPackage(runner, ep.Args)
 	if !ok {
 		return ep, nil
@@ -55,9 +55,25 @@ func DirectCommand(ep manifests.Endpoint) (manifests.Endpoint, error) {
 	if !ok {
 		path = os.Getenv("PATH")
 	}
-	env["PATH"] = filepath.Dir(bin) + string(os.PathListSeparator) + path
 	ep.Command, ep.Args, ep.Env = bin, rest, env
+	if script := binScript(bin); script != "" {
+		// npm's shims on Windows are .cmd files, which only cmd.exe runs;
+		// the script runs under node, as the shim runs it.
+		bin = filepath.Join(npmPrefix(ep.Cwd), "node_modules", ".bin", "shim")
+		ep.Command, ep.Args = "node", append([]string{script}, rest...)
+	}
+	env["PATH"] = filepath.Dir(bin) + string(os.PathListSeparator) + path
 	return ep, nil
+}
+
+// runnerName is the runner a command names: its base name, without the
+// .cmd or .exe Windows gives it.
+func runnerName(command string) string {
+	base := filepath.Base(command)
+	if ext := filepath.Ext(base); strings.EqualFold(ext, ".cmd") || strings.EqualFold(ext, ".exe") {
+		base = strings.TrimSuffix(base, ext)
+	}
+	return base
 }
 
 // runnerPackage parses a runner's argv into the package spec and the
@@ -144,6 +160,9 @@ func installedBin(dir, spec string) (string, error) {
 	bin, ok := pickBin(data, name, version)
 	if !ok {
 		return "", nil
+	}
+	if shims {
+		return shimBin(nm, pkgDir, data, bin)
 	}
 	path := filepath.Join(nm, ".bin", bin)
 	if _, err := os.Lstat(path); err != nil {
