@@ -76,32 +76,6 @@ func TestLock_Missing(t *testing.T) {
 	}
 }
 
-// A symlink where the lock goes is not followed: nothing is made where it
-// points.
-func TestLock_RefusesSymlink(t *testing.T) {
-	dir := tempDir(t)
-	target, lock := filepath.Join(dir, "elsewhere"), filepath.Join(dir, "x.lock")
-	if err := os.Symlink(target, lock); err != nil {
-		if runtime.GOOS == "windows" {
-			// Without Developer Mode or the privilege, Windows makes no
-			// symlink, and there is none to refuse.
-			t.Skipf("no symlink could be made: %v", err)
-		}
-		t.Fatal(err)
-	}
-	if _, err := os.Lstat(lock); err != nil && runtime.GOOS == "windows" {
-		// Wine's CreateSymbolicLink reports success and makes nothing.
-		t.Skipf("the symlink made is not there: %v", err)
-	}
-	if unlock, err := Lock(lock); err == nil {
-		unlock()
-		t.Fatal("locked through a symlink")
-	}
-	if _, err := os.Lstat(target); err == nil {
-		t.Error("the lock made the file the symlink points to")
-	}
-}
-
 // lockerEnv, in the environment of this test binary, makes it a second
 // process that takes the lock of the path it names, as TestMain says.
 const lockerEnv = "FILELOCK_TEST_LOCKER"
