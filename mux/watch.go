@@ -31,37 +31,9 @@ func (d *Multiplexer) watch(ctx context.Context, byFile bool, listed func([]stri
 		return
 	}
 	defer w.Close()
-	watched := map[string]bool{}
-	// An event counts when it is about a file of the list, or about an
-	// entry of a directory of the list; other entries of the directory a
-	// listed file is in (a home directory's) do not.
-	var files, dirs, missing map[string]bool
-	add := func(cfg *Config) {
-		files, dirs, missing = map[string]bool{}, map[string]bool{}, map[string]bool{}
-		for _, p := range cfg.Watch {
-			at := p
-			st, err := os.Stat(p)
-			switch {
-			case err == nil && st.IsDir():
-				dirs[p] = true
-			case byFile && err != nil:
-				files[p], missing[p] = true, true
-				continue
-			case byFile:
-				files[p] = true
-			default:
-				files[p], at = true, filepath.Dir(p)
-			}
-			if !watched[at] && w.Add(at) == nil {
-				watched[at] = true
-			}
-		}
-		if listed != nil {
-			listed(w.WatchList())
-		}
-	}
+	set := &watchSet{w: w, byFile: byFile, listed: listed, watched: map[string]bool{}}
 	d.mu.Lock()
-	add(d.cfg)
+	set.add(d.cfg)
 	d.mu.Unlock()
 	var poll <-chan time.Time
 	if byFile {
@@ -80,18 +52,12 @@ func (d *Multiplexer) watch(ctx context.Context, byFile bool, listed func([]stri
 			if !ok {
 				return
 			}
-			if ev.Op == fsnotify.Chmod || !files[ev.Name] && !dirs[ev.Name] && !dirs[filepath.Dir(ev.Name)] {
-				continue
+			if set.counts(ev) {
+				debounce = time.After(100 * time.Millisecond)
 			}
-			if ev.Op.Has(fsnotify.Remove) || ev.Op.Has(fsnotify.Rename) {
-				delete(watched, ev.Name) // a file watched itself is watched again after the reload
-			}
-			debounce = time.After(100 * time.Millisecond)
 		case <-poll:
-			for p := range missing {
-				if _, err := os.Stat(p); err == nil {
-					debounce = time.After(0)
-				}
+			if set.appeared() {
+				debounce = time.After(0)
 			}
 		case err, ok := <-w.Errors:
 			if !ok {
@@ -106,7 +72,70 @@ func (d *Multiplexer) watch(ctx context.Context, byFile bool, listed func([]stri
 				cfg = d.cfg
 				d.mu.Unlock()
 			}
-			add(cfg)
+			set.add(cfg)
 		}
 	}
+}
+
+// watchSet is what watch watches of a configuration's list of files.
+// An event counts when it is about a file of the list, or about an entry
+// of a directory of the list; other entries of the directory a listed
+// file is in (a home directory's) do not.
+type watchSet struct {
+	w       *fsnotify.Watcher
+	byFile  bool
+	listed  func([]string)
+	watched map[string]bool // what w has been given
+	files   map[string]bool
+	dirs    map[string]bool
+	missing map[string]bool // listed files not there, looked for in byFile mode
+}
+
+// add watches what cfg lists: a directory itself; a file itself in
+// byFile mode (a missing one is looked for instead), else its directory.
+func (s *watchSet) add(cfg *Config) {
+	s.files, s.dirs, s.missing = map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for _, p := range cfg.Watch {
+		at := p
+		st, err := os.Stat(p)
+		switch {
+		case err == nil && st.IsDir():
+			s.dirs[p] = true
+		case s.byFile && err != nil:
+			s.files[p], s.missing[p] = true, true
+			continue
+		case s.byFile:
+			s.files[p] = true
+		default:
+			s.files[p], at = true, filepath.Dir(p)
+		}
+		if !s.watched[at] && s.w.Add(at) == nil {
+			s.watched[at] = true
+		}
+	}
+	if s.listed != nil {
+		s.listed(s.w.WatchList())
+	}
+}
+
+// counts says whether ev calls for a reload. A file watched itself that
+// is removed or renamed is watched again by the reload's add.
+func (s *watchSet) counts(ev fsnotify.Event) bool {
+	if ev.Op == fsnotify.Chmod || !s.files[ev.Name] && !s.dirs[ev.Name] && !s.dirs[filepath.Dir(ev.Name)] {
+		return false
+	}
+	if ev.Op.Has(fsnotify.Remove) || ev.Op.Has(fsnotify.Rename) {
+		delete(s.watched, ev.Name)
+	}
+	return true
+}
+
+// appeared says whether a listed file that was missing is there now.
+func (s *watchSet) appeared() bool {
+	for p := range s.missing {
+		if _, err := os.Stat(p); err == nil {
+			return true
+		}
+	}
+	return false
 }
