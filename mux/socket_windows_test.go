@@ -8,34 +8,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpsh/mcp/internal/testenv/tempdir"
 )
 
-// winDir is a new directory of the test's, removed a name at a time: Wine
-// has no FileDispositionInformationEx, which os.RemoveAll uses.
-func winDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "mux")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { removeTree(t, dir) })
-	return dir
-}
-
-func removeTree(t *testing.T, dir string) {
-	entries, _ := os.ReadDir(dir)
-	for _, e := range entries {
-		p := filepath.Join(dir, e.Name())
-		if e.IsDir() {
-			removeTree(t, p)
-		} else if err := os.Remove(p); err != nil {
-			t.Errorf("cleanup: %v", err)
-		}
-	}
-	if err := os.Remove(dir); err != nil {
-		t.Errorf("cleanup: %v", err)
-	}
-}
+// winDir is a new directory of the test's that Wine can remove.
+func winDir(t *testing.T) string { return tempdir.New(t, "mux") }
 
 // A socket's lock is one multiplexer's at a time (LockFileEx), says that
 // one runs while it is held, and leaves the pid written at its start

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpsh/mcp/internal/testenv/tempdir"
 )
 
 // Writers that each read a counter and write it back one higher, under the
@@ -144,29 +146,5 @@ func TestLock_OtherProcessWaits(t *testing.T) {
 	}
 }
 
-// tempDir is t.TempDir, removed by os.Remove a name at a time: Wine has
-// no FileDispositionInformationEx, which os.RemoveAll uses.
-func tempDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "filelock")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { removeTree(t, dir) })
-	return dir
-}
-
-func removeTree(t *testing.T, dir string) {
-	entries, _ := os.ReadDir(dir)
-	for _, e := range entries {
-		p := filepath.Join(dir, e.Name())
-		if e.IsDir() {
-			removeTree(t, p)
-		} else if err := os.Remove(p); err != nil {
-			t.Errorf("cleanup: %v", err)
-		}
-	}
-	if err := os.Remove(dir); err != nil {
-		t.Errorf("cleanup: %v", err)
-	}
-}
+// tempDir is a directory of the test's that Wine can remove.
+func tempDir(t *testing.T) string { return tempdir.New(t, "filelock") }

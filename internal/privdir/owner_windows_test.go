@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"golang.org/x/sys/windows"
+
+	"github.com/mcpsh/mcp/internal/testenv/tempdir"
 )
 
 // A directory this user makes is private though it reads as 0777, and a
@@ -94,29 +96,5 @@ func sid(t *testing.T, s string) *windows.SID {
 	return v
 }
 
-// tempDir is t.TempDir, removed by os.Remove a name at a time: Wine has
-// no FileDispositionInformationEx, which os.RemoveAll uses.
-func tempDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "privdir")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { removeTree(t, dir) })
-	return dir
-}
-
-func removeTree(t *testing.T, dir string) {
-	entries, _ := os.ReadDir(dir)
-	for _, e := range entries {
-		p := filepath.Join(dir, e.Name())
-		if e.IsDir() {
-			removeTree(t, p)
-		} else if err := os.Remove(p); err != nil {
-			t.Errorf("cleanup: %v", err)
-		}
-	}
-	if err := os.Remove(dir); err != nil {
-		t.Errorf("cleanup: %v", err)
-	}
-}
+// tempDir is a directory of the test's that Wine can remove.
+func tempDir(t *testing.T) string { return tempdir.New(t, "privdir") }

@@ -3,7 +3,6 @@
 package session
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,17 +11,14 @@ import (
 	"golang.org/x/sys/windows"
 
 	"github.com/mcpsh/mcp/catalog"
+	"github.com/mcpsh/mcp/internal/testenv/tempdir"
 )
 
 // cacheDir points the user's cache directory (%LocalAppData%) at a new
 // directory of the test's.
 func cacheDir(t *testing.T) string {
 	t.Helper()
-	dir, err := os.MkdirTemp("", "session")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { removeTree(t, dir) })
+	dir := tempdir.New(t, "session")
 	t.Setenv("LocalAppData", dir)
 	return dir
 }
@@ -88,22 +84,5 @@ func TestState_windowsOpenToOthers(t *testing.T) {
 	}
 	if list, err := List(); err != nil || len(list) != 0 {
 		t.Errorf("List = %v, %v; want the state passed over", list, err)
-	}
-}
-
-// removeTree removes dir a name at a time: Wine has no
-// FileDispositionInformationEx, which os.RemoveAll uses.
-func removeTree(t *testing.T, dir string) {
-	entries, _ := os.ReadDir(dir)
-	for _, e := range entries {
-		p := filepath.Join(dir, e.Name())
-		if e.IsDir() {
-			removeTree(t, p)
-		} else if err := os.Remove(p); err != nil {
-			t.Errorf("cleanup: %v", err)
-		}
-	}
-	if err := os.Remove(dir); err != nil {
-		t.Errorf("cleanup: %v", err)
 	}
 }
