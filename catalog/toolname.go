@@ -3,6 +3,8 @@ package catalog
 import (
 	"sort"
 	"strings"
+
+	"github.com/mcpsh/mcp/internal/words"
 )
 
 // Tool names as callers spell them. Servers write tool names with "-"
@@ -69,7 +71,7 @@ func SuggestTools(name string, names []string) []string {
 	var close []near
 	for _, c := range sorted {
 		// At most two edits, and fewer than the name has characters.
-		d := editDistance(key, strings.ToLower(toolKey(c)))
+		d := words.Distance(key, strings.ToLower(toolKey(c)))
 		if d > 0 && d <= 2 && d < len([]rune(name)) {
 			close = append(close, near{c, d})
 		}

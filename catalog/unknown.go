@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpsh/mcp/internal/clip"
 	"github.com/mcpsh/mcp/internal/exit"
+	"github.com/mcpsh/mcp/internal/words"
 )
 
 // Keys a tool's input schema does not declare. A misspelled key is the
@@ -157,7 +158,7 @@ func declaredKeys(schema json.RawMessage) ([]string, bool) {
 func nearest(key string, declared []string) string {
 	best, bestD := "", 3
 	for _, d := range declared {
-		dist := editDistance(strings.ToLower(key), strings.ToLower(d))
+		dist := words.Distance(strings.ToLower(key), strings.ToLower(d))
 		if dist < bestD { // declared is sorted: the first of equals wins
 			best, bestD = d, dist
 		}
@@ -166,34 +167,4 @@ func nearest(key string, declared []string) string {
 		return ""
 	}
 	return best
-}
-
-// editDistance is the optimal string alignment distance: insertions,
-// deletions, substitutions and swaps of neighbours, by runes.
-func editDistance(a, b string) int {
-	s, t := []rune(a), []rune(b)
-	if len(s) > 64 || len(t) > 64 {
-		return 1 << 10 // no typo is that long
-	}
-	d := make([][]int, len(s)+1)
-	for i := range d {
-		d[i] = make([]int, len(t)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(s); i++ {
-		for j := 1; j <= len(t); j++ {
-			cost := 1
-			if s[i-1] == t[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && s[i-1] == t[j-2] && s[i-2] == t[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(s)][len(t)]
 }

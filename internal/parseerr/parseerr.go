@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpsh/mcp/internal/clip"
 	"github.com/mcpsh/mcp/internal/shell"
+	"github.com/mcpsh/mcp/internal/words"
 )
 
 // Explain is the message and the hint for pe, a refusal by parser of the
@@ -150,7 +151,7 @@ func closest(word, suggestion string) string {
 		if err != nil {
 			return suggestion
 		}
-		switch d := osa(word, name); {
+		switch d := words.Distance(word, name); {
 		case best < 0 || d < best:
 			best, names = d, []string{q}
 		case d == best:
@@ -161,31 +162,4 @@ func closest(word, suggestion string) string {
 		return names[0] + "?"
 	}
 	return "one of " + strings.Join(names, ", ") + "?"
-}
-
-// osa is the optimal string alignment distance of a and b: insertions,
-// deletions, substitutions and swaps of adjacent letters.
-func osa(a, b string) int {
-	x, y := []rune(a), []rune(b)
-	d := make([][]int, len(x)+1)
-	for i := range d {
-		d[i] = make([]int, len(y)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(x); i++ {
-		for j := 1; j <= len(y); j++ {
-			cost := 1
-			if x[i-1] == y[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && x[i-1] == y[j-2] && x[i-2] == y[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(x)][len(y)]
 }
