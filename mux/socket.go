@@ -115,3 +115,31 @@ func recent(path string) bool {
 	st, err := os.Stat(path)
 	return err == nil && time.Since(st.ModTime()) < 10*time.Second
 }
+
+// takeLock opens and locks the lock file at path (openNoFollow, tryLock:
+// each system's). A lock file is removed by its holder when its
+// multiplexer ends (or by sweep when one died), so a lock taken on a file
+// that is no longer at path is let go and taken again on the file that is.
+func takeLock(path string) (*os.File, error) {
+	for range 10 {
+		lock, err := openNoFollow(path, os.O_RDWR|os.O_CREATE)
+		if err != nil {
+			return nil, err
+		}
+		ok, err := tryLock(lock)
+		if err != nil || !ok {
+			lock.Close()
+			if err != nil {
+				return nil, err
+			}
+			return nil, ErrBusy
+		}
+		held, err1 := lock.Stat()
+		now, err2 := os.Stat(path)
+		if err1 == nil && err2 == nil && os.SameFile(held, now) {
+			return lock, nil
+		}
+		lock.Close()
+	}
+	return nil, ErrBusy
+}

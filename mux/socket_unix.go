@@ -4,13 +4,14 @@ package mux
 
 import (
 	"errors"
-	"github.com/mcpsh/mcp/internal/privdir"
 	"net"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/mcpsh/mcp/internal/privdir"
 )
 
 // Supported says whether this system runs multiplexers; where it
@@ -68,31 +69,22 @@ func Listen(socket string) (net.Listener, func(), error) {
 	return ln, release, nil
 }
 
-// takeLock opens and locks the lock file at path. A lock file is removed
-// by its holder when its multiplexer ends (or by sweep when one died), so
-// a lock taken on a file that is no longer at path is let go and taken
-// again on the file that is.
-func takeLock(path string) (*os.File, error) {
-	for range 10 {
-		lock, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
-		if err != nil {
-			return nil, err
-		}
-		if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-			lock.Close()
-			if errors.Is(err, syscall.EWOULDBLOCK) {
-				return nil, ErrBusy
-			}
-			return nil, err
-		}
-		held, err1 := lock.Stat()
-		now, err2 := os.Stat(path)
-		if err1 == nil && err2 == nil && os.SameFile(held, now) {
-			return lock, nil
-		}
-		lock.Close()
+// openNoFollow opens path with flag (0600 when made), refusing a symlink
+// there.
+func openNoFollow(path string, flag int) (*os.File, error) {
+	return os.OpenFile(path, flag|syscall.O_NOFOLLOW, 0o600)
+}
+
+// tryLock takes f's lock without waiting: false when another holds it.
+func tryLock(f *os.File) (bool, error) {
+	err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, syscall.EWOULDBLOCK):
+		return false, nil
 	}
-	return nil, ErrBusy
+	return false, err
 }
 
 // sweep removes what multiplexers that died left in dir: a lock file no
@@ -106,11 +98,11 @@ func sweep(dir string) {
 		if _, err := os.Lstat(socket); err == nil || recent(path) || recent(socket+".log") {
 			continue
 		}
-		lock, err := os.OpenFile(path, os.O_RDWR|syscall.O_NOFOLLOW, 0)
+		lock, err := openNoFollow(path, os.O_RDWR)
 		if err != nil {
 			continue
 		}
-		if syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+		if ok, _ := tryLock(lock); ok {
 			if held, err := lock.Stat(); err == nil {
 				if now, err := os.Stat(path); err == nil && os.SameFile(held, now) {
 					_ = os.Remove(socket + ".log")
@@ -124,12 +116,12 @@ func sweep(dir string) {
 
 // Running reports whether a multiplexer holds the socket's lock.
 func Running(socket string) bool {
-	lock, err := os.OpenFile(socket+".lock", os.O_RDWR|syscall.O_NOFOLLOW, 0)
+	lock, err := openNoFollow(socket+".lock", os.O_RDWR)
 	if err != nil {
 		return false
 	}
 	defer lock.Close()
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if ok, _ := tryLock(lock); !ok {
 		return true
 	}
 	_ = syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)

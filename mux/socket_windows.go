@@ -108,32 +108,6 @@ func unlock(f *os.File) {
 	_ = windows.UnlockFileEx(windows.Handle(f.Fd()), 0, 1, 0, &windows.Overlapped{Offset: lockOffset})
 }
 
-// takeLock opens and locks the lock file at path, as on unix: a lock
-// taken on a file that is no longer at path is let go and taken again.
-func takeLock(path string) (*os.File, error) {
-	for range 10 {
-		lock, err := openNoFollow(path, os.O_RDWR|os.O_CREATE)
-		if err != nil {
-			return nil, err
-		}
-		ok, err := tryLock(lock)
-		if err != nil || !ok {
-			lock.Close()
-			if err != nil {
-				return nil, err
-			}
-			return nil, ErrBusy
-		}
-		held, err1 := lock.Stat()
-		now, err2 := os.Stat(path)
-		if err1 == nil && err2 == nil && os.SameFile(held, now) {
-			return lock, nil
-		}
-		lock.Close()
-	}
-	return nil, ErrBusy
-}
-
 // sweep removes what multiplexers that died left in dir: a lock file no
 // one holds, with no socket beside it, and its log; files touched in the
 // last few seconds are left alone.
