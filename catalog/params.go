@@ -102,6 +102,7 @@ func (p *prop) alternatives(full bool) []string {
 		return []string{"any"}
 	}
 	var out, enum []string
+	enumAt := -1 // where in out the enum's literals go, together
 	add := func(t string) {
 		if !slices.Contains(out, t) {
 			out = append(out, t)
@@ -113,8 +114,8 @@ func (p *prop) alternatives(full bool) []string {
 		case b.anyType:
 			return []string{"any"}
 		case len(b.enum) > 0:
-			if enum == nil {
-				out = append(out, "\x00enum")
+			if enumAt < 0 {
+				enumAt = len(out)
 			}
 			for _, v := range b.enum {
 				if t := jsonText(v, 24); t != "null" && !slices.Contains(enum, t) {
@@ -135,11 +136,11 @@ func (p *prop) alternatives(full bool) []string {
 			}
 		}
 	}
-	if i := slices.Index(out, "\x00enum"); i >= 0 {
+	if enumAt >= 0 {
 		if !full && len(enum) > maxEnum {
 			enum = append(enum[:maxEnum:maxEnum], clip.Ellipsis)
 		}
-		out = slices.Replace(out, i, i+1, enum...)
+		out = slices.Insert(out, enumAt, enum...)
 	}
 	if contains(p.types, "null") || slices.ContainsFunc(p.enum, func(v any) bool { return v == nil }) {
 		out = append(out, "null")

@@ -35,6 +35,12 @@ func TestSignature_unionsAndObjects(t *testing.T) {
 			t.Errorf("signature\n got %s\nwant %s", got, tt.want)
 		}
 	}
+	// Enum literals from several branches go together, once, where the
+	// first of those branches is, null last.
+	nullFirst := catalog.Tool{Name: "t", InputSchema: json.RawMessage(`{"properties":{"x":{"anyOf":[{"const":null},{"type":"integer"},{"enum":["a","b"]},{"const":"c"}]}}}`)}
+	if got, want := nullFirst.Signature(), `t(x?: "a"|"b"|"c"|integer|null)`; got != want {
+		t.Errorf("signature %q, want %q", got, want)
+	}
 	zero := catalog.Tool{Name: "t", InputSchema: json.RawMessage(`{"properties":{"a":{"type":"string","default":""},"b":{"type":"boolean","default":false},"c":{"type":"integer","default":0}}}`)}
 	if got, want := zero.Signature(), "t(a?: string, b?: boolean, c?: integer = 0)"; got != want {
 		t.Errorf("signature %s, want %s (\"\" and false go without saying)", got, want)
