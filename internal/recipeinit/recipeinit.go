@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -126,13 +127,7 @@ func read(o Options) ([]*server, []string, error) {
 		}
 		eps, warns = r.Endpoints, r.Warnings
 	}
-	ids := slices.Sorted(func(yield func(string) bool) {
-		for id := range eps {
-			if !yield(id) {
-				return
-			}
-		}
-	})
+	ids := slices.Sorted(maps.Keys(eps))
 	if len(ids) == 0 {
 		return nil, warns, &Error{Msg: "no MCP servers found in " + from, Hint: "`mcp list --sources` shows the files looked in; --from FILE reads one"}
 	}

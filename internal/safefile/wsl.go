@@ -3,6 +3,7 @@ package safefile
 import (
 	"bytes"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -43,21 +44,12 @@ func drvfsMounts(mountinfo []byte) []string {
 			super = fields[sep+3]
 		}
 		opts := strings.FieldsFunc(fields[5]+","+super, func(r rune) bool { return r == ',' || r == ';' })
-		drvfs := fstype == "drvfs" || fstype == "9p" && (source == "drvfs" || contains(opts, "aname=drvfs"))
-		if drvfs && !contains(opts, "metadata") {
+		drvfs := fstype == "drvfs" || fstype == "9p" && (source == "drvfs" || slices.Contains(opts, "aname=drvfs"))
+		if drvfs && !slices.Contains(opts, "metadata") {
 			out = append(out, point)
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // unescapeMount undoes mountinfo's octal escapes (\040 for a space).
