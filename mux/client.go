@@ -71,8 +71,7 @@ func hostClient(socket string) *Client { return &Client{socket: socket, host: os
 // socket before anything is sent: a listener that is not the client's
 // host gets nothing but the connection, closed at once.
 func (c *Client) dial(ctx context.Context) (net.Conn, error) {
-	var d net.Dialer
-	conn, err := d.DialContext(ctx, "unix", c.socket)
+	conn, err := dialSocket(ctx, c.socket)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()

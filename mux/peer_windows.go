@@ -6,22 +6,22 @@ import (
 	"os"
 
 	"github.com/mcpsh/mcp/internal/session"
-	"github.com/mcpsh/mcp/internal/winpeer"
+	"github.com/mcpsh/mcp/internal/winpipe"
 )
 
 // GuestsSupported says whether a session can be shared with another local
 // user: not on Windows, where the multiplexer can tell only whether a
-// client runs as this user (winpeer), not which other user it is.
+// client runs as this user (winpipe), not which other user it is.
 const GuestsSupported = false
 
 var errNoGuests = errors.New("a session for another user needs Linux, macOS or FreeBSD, where the multiplexer can tell who connects")
 
 // peerUID is this user's uid (os.Getuid, -1 on Windows, which has no
 // uids) when the process at the other end of conn runs as this user, as
-// its token says (winpeer); a peer of another user, or one the system
+// its token says (winpipe); a peer of another user, or one the system
 // does not name, is not known.
 func peerUID(conn net.Conn) (int, bool) {
-	if !winpeer.PeerIsMe(conn) {
+	if !winpipe.PeerIsMe(conn) {
 		return 0, false
 	}
 	return os.Getuid(), true

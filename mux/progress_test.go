@@ -2,7 +2,6 @@ package mux
 
 import (
 	"context"
-	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -67,7 +66,8 @@ func TestMultiplexer_progress(t *testing.T) {
 }
 
 // serveConfig serves cfg on a socket in dir (short enough for a socket's
-// path) until the multiplexer stops; served gives what Serve returned.
+// path; on Windows a named pipe, which the file there names) until the
+// multiplexer stops; served gives what Serve returned.
 func serveConfig(t *testing.T, cfg *Config, dir string) (d *Multiplexer, sock string, served chan error) {
 	t.Helper()
 	d, err := New(Options{
@@ -78,12 +78,15 @@ func serveConfig(t *testing.T, cfg *Config, dir string) (d *Multiplexer, sock st
 		t.Fatal(err)
 	}
 	sock = filepath.Join(dir, "s")
-	_ = os.Remove(sock)
-	ln, err := net.Listen("unix", sock)
+	ln, release, err := Listen(sock)
 	if err != nil {
 		t.Fatal(err)
 	}
 	served = make(chan error, 1)
-	go func() { served <- d.Serve(context.Background(), ln) }()
+	go func() {
+		err := d.Serve(context.Background(), ln)
+		release()
+		served <- err
+	}()
 	return d, sock, served
 }

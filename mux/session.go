@@ -49,9 +49,8 @@ func BindRequired(ctx context.Context, s *catalog.Surface, b Binder) (int, error
 // and binds its required servers through it, returning how many tools
 // they have. The session's calls go through that multiplexer only, so a
 // session whose multiplexer cannot start does not start. Where no
-// multiplexer can run (a system without them, Windows without AF_UNIX:
-// its socket is "") it binds them directly,
-// which checks them but keeps nothing warm. On failure the multiplexer is
+// multiplexer can run (a system without them: its socket is "") it binds
+// them directly, which checks them but keeps nothing warm. On failure the multiplexer is
 // stopped; the state, once saved, is the caller's to remove.
 func StartSession(ctx context.Context, st *session.State, o OpenOptions) (int, error) {
 	t := SessionTarget(st.ID, st.Socket)

@@ -23,11 +23,12 @@ var errUnsupported = errors.New("multiplexer processes are not supported on this
 // ErrBusy says another multiplexer holds the socket.
 var ErrBusy = errors.New("another multiplexer holds this socket")
 
-func SocketDir() (string, error)                  { return "", errUnsupported }
-func SocketPath(string) (string, error)           { return "", errUnsupported }
-func Listen(string) (net.Listener, func(), error) { return nil, nil, errUnsupported }
-func Running(string) bool                         { return false }
-func WaitGone(string, time.Duration) bool         { return true }
+func SocketDir() (string, error)                           { return "", errUnsupported }
+func SocketPath(string) (string, error)                    { return "", errUnsupported }
+func Listen(string) (net.Listener, func(), error)          { return nil, nil, errUnsupported }
+func dialSocket(context.Context, string) (net.Conn, error) { return nil, errUnsupported }
+func Running(string) bool                                  { return false }
+func WaitGone(string, time.Duration) bool                  { return true }
 
 // StartError says a multiplexer could not be started.
 type StartError struct {

@@ -3,6 +3,7 @@
 package mux
 
 import (
+	"context"
 	"errors"
 	"net"
 	"os"
@@ -21,6 +22,12 @@ const Supported = true
 // Available says whether multiplexers can run here: on unix, wherever
 // they are built.
 func Available() bool { return Supported }
+
+// dialSocket connects to the unix socket at socket.
+func dialSocket(ctx context.Context, socket string) (net.Conn, error) {
+	var d net.Dialer
+	return d.DialContext(ctx, "unix", socket)
+}
 
 // shortDir stands in for the runtime directory dir where a socket's path
 // in it would be too long: another private directory, in /tmp.

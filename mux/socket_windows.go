@@ -1,35 +1,30 @@
 package mux
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 
 	"golang.org/x/sys/windows"
+
+	"github.com/mcpsh/mcp/internal/atomicfile"
+	"github.com/mcpsh/mcp/internal/winpipe"
 )
 
 // Supported says whether this system runs multiplexers; where it
-// does not, every invocation connects directly. Windows 10 1803 and later
-// have AF_UNIX sockets.
+// does not, every invocation connects directly. On Windows a multiplexer
+// listens on a named pipe (winpipe), which every Windows has.
 const Supported = true
 
-// Available says whether multiplexers can run here: where Windows makes
-// AF_UNIX sockets (not before Windows 10 1803, nor under Wine, error
-// 10047), else every call connects directly and a session has no
-// multiplexer, as on a system without them.
-var Available = sync.OnceValue(func() bool {
-	s, err := windows.Socket(windows.AF_UNIX, windows.SOCK_STREAM, 0)
-	if err != nil {
-		return false
-	}
-	_ = windows.Closesocket(s)
-	return true
-})
+// Available says whether multiplexers can run here: wherever they are
+// built.
+func Available() bool { return Supported }
 
 // shortDir refuses a runtime directory whose socket paths would be too
 // long: Windows has no short, sticky /tmp to make another in.
@@ -43,12 +38,14 @@ func shortDir(dir string) (string, error) {
 // from reading.
 const lockOffset = 1 << 31
 
-// Listen takes the socket's lock, removes a socket left by a multiplexer
-// that died, and listens. The socket is in the runtime directory, whose
-// access list lets in this user, the system and the Administrators group
-// (privdir), and every client's user is checked (peerUID). The returned
-// release removes the socket, its lock file and its log, and drops the
-// lock. ErrBusy means another multiplexer holds the lock.
+// Listen takes the socket's lock and listens on a named pipe of a new,
+// random name (winpipe), which only this user may open; the file at the
+// socket's path, in the runtime directory (whose access list lets in this
+// user, the system and the Administrators group: privdir), says which, so
+// that no other user can guess the pipe's name or take it first. Every
+// client's user is checked as well (peerUID). The returned release
+// removes that file, the lock file and the log, and drops the lock.
+// ErrBusy means another multiplexer holds the lock.
 func Listen(socket string) (net.Listener, func(), error) {
 	lock, err := takeLock(socket + ".lock")
 	if err != nil {
@@ -56,13 +53,18 @@ func Listen(socket string) (net.Listener, func(), error) {
 	}
 	_ = lock.Truncate(0)
 	_, _ = lock.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
-	_ = os.Remove(socket)
-	ln, err := net.Listen("unix", socket)
+	name := winpipe.NewName()
+	ln, err := winpipe.Listen(name)
+	if err == nil {
+		err = atomicfile.Write(socket, []byte(name+"\n"))
+		if err != nil {
+			ln.Close()
+		}
+	}
 	if err != nil {
 		lock.Close()
 		return nil, nil, err
 	}
-	ln.(*net.UnixListener).SetUnlinkOnClose(false)
 	release := func() {
 		_ = os.Remove(socket)
 		_ = os.Remove(socket + ".log")
@@ -73,6 +75,24 @@ func Listen(socket string) (net.Listener, func(), error) {
 		_ = os.Remove(name)
 	}
 	return ln, release, nil
+}
+
+// dialSocket connects to the named pipe the file at socket names.
+func dialSocket(ctx context.Context, socket string) (net.Conn, error) {
+	f, err := openNoFollow(socket, os.O_RDONLY)
+	if err != nil {
+		return nil, err
+	}
+	b, err := io.ReadAll(io.LimitReader(f, 128))
+	f.Close()
+	if err != nil {
+		return nil, err
+	}
+	name := strings.TrimSuffix(string(b), "\n")
+	if !winpipe.ValidName(name) {
+		return nil, &os.PathError{Op: "dial", Path: socket, Err: errors.New("names no pipe of a multiplexer")}
+	}
+	return winpipe.Dial(ctx, name)
 }
 
 // openNoFollow opens path for reading and writing, made when create is

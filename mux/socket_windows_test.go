@@ -151,10 +151,8 @@ func init() {
 	os.Exit(0)
 }
 
-// Where Windows makes no AF_UNIX socket (before Windows 10 1803; Wine),
-// no multiplexer is tried: a session has none, as on a system without
-// them, and calls connect directly. Where it does, a session's socket is
-// in the runtime directory.
+// A session's multiplexer listens where every Windows can: its socket's
+// path is in the runtime directory, and calls in a session go through it.
 func TestWindowsAvailable(t *testing.T) {
 	t.Setenv("LocalAppData", winDir(t))
 	tmp := winDir(t)
@@ -164,14 +162,10 @@ func TestWindowsAvailable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !Available() {
-		t.Log("this system makes no AF_UNIX sockets")
-		if socket != "" || !direct(Target{}) {
-			t.Errorf("SessionSocket = %q, direct = %v; want no socket, and calls that connect directly", socket, direct(Target{}))
-		}
-		return
+	if !Available() || !strings.HasPrefix(socket, tmp) {
+		t.Errorf("Available = %v, SessionSocket = %q; want a socket in %s", Available(), socket, tmp)
 	}
-	if !strings.HasPrefix(socket, tmp) {
-		t.Errorf("SessionSocket = %q; want a socket in %s", socket, tmp)
+	if direct(Target{InSession: true, socket: socket}) {
+		t.Error("a session's calls connect directly")
 	}
 }

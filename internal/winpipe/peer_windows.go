@@ -1,37 +1,10 @@
-package winpeer
+package winpipe
 
 import (
 	"net"
-	"unsafe"
 
 	"golang.org/x/sys/windows"
 )
-
-// sioAFUnixGetPeerPID is SIO_AF_UNIX_GETPEERPID of afunix.h,
-// _WSAIOR(IOC_VENDOR, 256): the pid of the process at the other end of a
-// connected AF_UNIX socket (on an accepted one, who connected; on a
-// connected one, who listened).
-const sioAFUnixGetPeerPID = 0x58000100
-
-// PID is the process at the other end of conn, as the system tells it.
-func PID(conn net.Conn) (uint32, bool) {
-	uc, ok := conn.(*net.UnixConn)
-	if !ok {
-		return 0, false
-	}
-	raw, err := uc.SyscallConn()
-	if err != nil {
-		return 0, false
-	}
-	var pid, n uint32
-	known := false
-	_ = raw.Control(func(fd uintptr) {
-		err := windows.WSAIoctl(windows.Handle(fd), sioAFUnixGetPeerPID, nil, 0,
-			(*byte)(unsafe.Pointer(&pid)), uint32(unsafe.Sizeof(pid)), &n, nil, 0)
-		known = err == nil && n == uint32(unsafe.Sizeof(pid)) && pid != 0
-	})
-	return pid, known
-}
 
 // SameUser says whether process pid runs as the user this process runs
 // as: the user its token names is this process's token's. A process
@@ -69,6 +42,10 @@ func processUser(pid uint32) (*windows.SID, error) {
 // PeerIsMe says whether the process at the other end of conn runs as this
 // user; false when the system does not say who it is.
 func PeerIsMe(conn net.Conn) bool {
-	pid, ok := PID(conn)
+	c, ok := conn.(*Conn)
+	if !ok {
+		return false
+	}
+	pid, ok := c.PeerPID()
 	return ok && SameUser(pid)
 }
