@@ -50,7 +50,7 @@ func (o OpenOptions) warn(format string, args ...any) {
 // not read the configuration, the direct path reads it again and says
 // what is wrong.
 func Open(ctx context.Context, t Target, o OpenOptions) (Backend, error) {
-	if t.InSession && Available() {
+	if t.InSession && Supported {
 		return t.sessionClient(ctx, o)
 	}
 	if !direct(t) {
@@ -83,7 +83,7 @@ func Open(ctx context.Context, t Target, o OpenOptions) (Backend, error) {
 // direct says whether t, outside a session, is served in this process
 // rather than by a multiplexer.
 func direct(t Target) bool {
-	if !Available() || t.TrustOnce || os.Getenv(NoMuxEnv) != "" {
+	if !Supported || t.TrustOnce || os.Getenv(NoMuxEnv) != "" {
 		return true
 	}
 	// go run deletes this binary when it exits; a multiplexer of its

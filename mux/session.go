@@ -108,7 +108,7 @@ func SessionSocket(id string, guest *session.Guest) (string, error) {
 	switch {
 	case guest != nil:
 		return sharedSocket(id, guest)
-	case !Available():
+	case !Supported:
 		return "", nil
 	}
 	return SocketPath(SessionTarget(id, "").Key())

@@ -15,9 +15,6 @@ import (
 // does not, every invocation connects directly.
 const Supported = false
 
-// Available says whether multiplexers can run here: not on this system.
-func Available() bool { return false }
-
 var errUnsupported = errors.New("multiplexer processes are not supported on this system")
 
 // ErrBusy says another multiplexer holds the socket.

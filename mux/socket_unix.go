@@ -19,10 +19,6 @@ import (
 // does not, every invocation connects directly.
 const Supported = true
 
-// Available says whether multiplexers can run here: on unix, wherever
-// they are built.
-func Available() bool { return Supported }
-
 // dialSocket connects to the unix socket at socket.
 func dialSocket(ctx context.Context, socket string) (net.Conn, error) {
 	var d net.Dialer

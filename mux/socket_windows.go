@@ -22,10 +22,6 @@ import (
 // listens on a named pipe (winpipe), which every Windows has.
 const Supported = true
 
-// Available says whether multiplexers can run here: wherever they are
-// built.
-func Available() bool { return Supported }
-
 // shortDir refuses a runtime directory whose socket paths would be too
 // long: Windows has no short, sticky /tmp to make another in.
 func shortDir(dir string) (string, error) {

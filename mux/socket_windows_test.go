@@ -162,8 +162,8 @@ func TestWindowsAvailable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !Available() || !strings.HasPrefix(socket, tmp) {
-		t.Errorf("Available = %v, SessionSocket = %q; want a socket in %s", Available(), socket, tmp)
+	if !Supported || !strings.HasPrefix(socket, tmp) {
+		t.Errorf("Supported = %v, SessionSocket = %q; want a socket in %s", Supported, socket, tmp)
 	}
 	if direct(Target{InSession: true, socket: socket}) {
 		t.Error("a session's calls connect directly")

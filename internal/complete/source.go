@@ -49,7 +49,7 @@ func Host(ctx context.Context, recipe, agent string) (*mux.Catalog, error) {
 func Session(env string) Source {
 	return func(ctx context.Context, _, _ string) (*mux.Catalog, error) {
 		t, err := mux.SessionEnvTarget(env)
-		if err != nil || !mux.Available() {
+		if err != nil || !mux.Supported {
 			return nil, err // without sockets there is no session to ask
 		}
 		b, err := mux.Open(ctx, t, mux.OpenOptions{})
