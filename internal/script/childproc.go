@@ -26,6 +26,7 @@ type Child struct {
 	once     sync.Once
 	mu       sync.Mutex
 	childErr bytes.Buffer // the head of its own stderr
+	sys      childSys     // what its system holds of it beside cmd
 }
 
 // childStderr is how much of the child's own stderr is kept: enough for
@@ -68,10 +69,8 @@ func (c *Child) start() error {
 		pw.Close()
 		return err
 	}
-	c.cmd.ExtraFiles = []*os.File{pr, cw}
 	c.cmd.Stderr = &headWriter{buf: &c.childErr, mu: &c.mu, max: childStderr}
-	childAttr(c.cmd)
-	err = c.cmd.Start()
+	err = c.launch(pr, cw)
 	pr.Close()
 	cw.Close()
 	if err != nil {
@@ -107,6 +106,7 @@ func (c *Child) Close() {
 		_ = c.cmd.Wait()
 		close(exited)
 		c.from.Close()
+		c.release()
 	})
 }
 
