@@ -1,3 +1,5 @@
+//go:build !windows
+
 package script
 
 import "os"
@@ -17,6 +19,10 @@ func (c *Child) launch(in, out *os.File) error {
 // capMemory does nothing here: the process holds itself to its limit
 // (limitMemory).
 func (c *Child) capMemory(int) {}
+
+// pastLimit is false here: nothing but the process itself ends it at its
+// memory limit.
+func (c *Child) pastLimit() bool { return false }
 
 // release does nothing here: Wait has released the process.
 func (c *Child) release() {}
