@@ -1,6 +1,7 @@
 package procgroup
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -56,14 +57,38 @@ func newJob() (windows.Handle, error) {
 	if err != nil {
 		return 0, err
 	}
-	var info windows.JOBOBJECT_EXTENDED_LIMIT_INFORMATION
-	info.BasicLimitInformation.LimitFlags = windows.JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE
-	if _, err := windows.SetInformationJobObject(job, windows.JobObjectExtendedLimitInformation,
-		uintptr(unsafe.Pointer(&info)), uint32(unsafe.Sizeof(info))); err != nil {
+	if err := setLimits(job, 0); err != nil {
 		windows.CloseHandle(job)
 		return 0, err
 	}
 	return job, nil
+}
+
+// setLimits makes job kill its processes when its last handle closes and,
+// when memory is not 0, hold each to memory bytes of committed memory.
+func setLimits(job windows.Handle, memory uint64) error {
+	var info windows.JOBOBJECT_EXTENDED_LIMIT_INFORMATION
+	info.BasicLimitInformation.LimitFlags = windows.JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE
+	if memory != 0 {
+		info.BasicLimitInformation.LimitFlags |= windows.JOB_OBJECT_LIMIT_PROCESS_MEMORY
+		info.ProcessMemoryLimit = uintptr(min(memory, uint64(^uintptr(0))))
+	}
+	_, err := windows.SetInformationJobObject(job, windows.JobObjectExtendedLimitInformation,
+		uintptr(unsafe.Pointer(&info)), uint32(unsafe.Sizeof(info)))
+	return err
+}
+
+// errNoJob is LimitMemory's error where Start made no job.
+var errNoJob = errors.New("the process is in no job")
+
+// LimitMemory holds each process of the group to bytes of committed
+// memory (JOB_OBJECT_LIMIT_PROCESS_MEMORY): past it, Windows fails its
+// allocations. The job still ends them all when its last handle closes.
+func (g *Group) LimitMemory(bytes uint64) error {
+	if g.job == 0 {
+		return errNoJob
+	}
+	return setLimits(g.job, max(bytes, 1))
 }
 
 // adopt puts the suspended process pid in the job and lets it run.

@@ -39,6 +39,7 @@ func (c *Child) Run(ctx context.Context, h Host, name, src string, lim Limits, s
 		return nil, &EngineError{Msg: "could not start: " + c.err.Error()}
 	}
 	lim = lim.withDefaults()
+	c.capMemory(lim.MaxMemory)
 	if stderr == nil {
 		stderr = io.Discard
 	}

@@ -222,6 +222,11 @@ func TestOutOfMemory(t *testing.T) {
 		"==28499==ERROR: ThreadSanitizer failed to allocate 0x20000000 (536870912) bytes at address 218028000000 (errno: 12)": true,
 		"panic: runtime error: index out of range [3] with length 3":                                                          false,
 		"fatal error: concurrent map writes\nout of memory":                                                                   false,
+		"runtime: VirtualAlloc of 1073741824 bytes failed with errno=1455\nfatal error: out of memory":                        true,
+		"runtime: VirtualAlloc of 65536 bytes failed with errno=1816\nfatal error: runtime: failed to commit pages":           true,
+		"runtime: failed to create new OS thread (have 7 already; errno=1455)\nfatal error: runtime.newosproc":                true,
+		"runtime: VirtualAlloc of 65536 bytes failed with errno=87\nfatal error: runtime: failed to commit pages":             false,
+		"runtime: failed to create new OS thread (have 7 already; errno=5)\nfatal error: runtime.newosproc":                   false,
 		residentMarker + "\n": true,
 		"":                    false,
 	} {

@@ -1,5 +1,3 @@
-//go:build !windows
-
 package script
 
 import (
@@ -8,11 +6,9 @@ import (
 	"time"
 )
 
-// Where programs run in a process of their own (everywhere but Windows).
-
 // The child ends when mcp run's ends of its pipes close, as they do when
 // mcp run is killed, with no word from it: where there is no parent-death
-// signal (macOS), that is how it learns mcp run is gone.
+// signal (macOS, Windows), that is how it learns mcp run is gone.
 func TestChild_endsWhenParentGone(t *testing.T) {
 	t.Parallel()
 	for _, src := range []string{"while (true) {}", "await new Promise(() => {})", "await slow.sleep()"} {

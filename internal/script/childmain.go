@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"sync"
 
@@ -17,11 +16,12 @@ import (
 // program of RunIsolated's.
 const ChildArg = "__run"
 
-// ChildMain runs the one program RunIsolated sends on descriptor 3, held to
-// its memory limit (limitMemory), with a Host that asks RunIsolated over
-// descriptor 4 for everything. It returns the exit code.
+// ChildMain runs the one program RunIsolated sends on the first of its
+// pipes (childPipes), held to its memory limit (limitMemory), with a Host
+// that asks RunIsolated over the second for everything. It returns the
+// exit code.
 func ChildMain(stderr io.Writer) int {
-	in, out := os.NewFile(3, "program"), os.NewFile(4, "host")
+	in, out := childPipes()
 	dec := json.NewDecoder(in)
 	var first toChild
 	if in == nil || out == nil || dec.Decode(&first) != nil || first.Start == nil {

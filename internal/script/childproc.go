@@ -12,8 +12,8 @@ import (
 )
 
 // Isolated says whether StartChild starts a process for a program; where
-// it does not (outside Linux, macOS and the BSDs), programs run in this
-// one, with Run.
+// it does not (outside Linux, macOS, the BSDs and Windows), programs run
+// in this one, with Run.
 const Isolated = isolated
 
 // Child is the process of one program, started before the program is
@@ -26,6 +26,7 @@ type Child struct {
 	once     sync.Once
 	mu       sync.Mutex
 	childErr bytes.Buffer // the head of its own stderr
+	sys      childSys     // what its system holds of it beside cmd
 }
 
 // childStderr is how much of the child's own stderr is kept: enough for
@@ -68,10 +69,8 @@ func (c *Child) start() error {
 		pw.Close()
 		return err
 	}
-	c.cmd.ExtraFiles = []*os.File{pr, cw}
 	c.cmd.Stderr = &headWriter{buf: &c.childErr, mu: &c.mu, max: childStderr}
-	childAttr(c.cmd)
-	err = c.cmd.Start()
+	err = c.launch(pr, cw)
 	pr.Close()
 	cw.Close()
 	if err != nil {
@@ -107,18 +106,20 @@ func (c *Child) Close() {
 		_ = c.cmd.Wait()
 		close(exited)
 		c.from.Close()
+		c.release()
 	})
 }
 
 // lost is the error of a child that ended without saying how the run
-// ended: out of memory, as a rule. readErr, if any, is why its messages
+// ended: out of memory, as a rule, or ended there by this process
+// (pastLimit). readErr, if any, is why its messages
 // could no longer be read.
 func (c *Child) lost(lim Limits, readErr error) error {
 	c.Close()
 	c.mu.Lock()
 	head := c.childErr.String()
 	c.mu.Unlock()
-	if outOfMemory(head) {
+	if c.pastLimit() || outOfMemory(head) {
 		return &LimitError{Kind: "memory", Limit: int64(lim.MaxMemory)}
 	}
 	if readErr != nil && !errors.Is(readErr, io.EOF) && !errors.Is(readErr, io.ErrUnexpectedEOF) {
@@ -153,6 +154,18 @@ func outOfMemory(head string) bool {
 	for _, p := range []string{residentMarker, "runtime: out of memory", "out of memory", "runtime: cannot allocate memory", "runtime/cgo: pthread_create failed"} {
 		if strings.HasPrefix(line, p) {
 			return true
+		}
+	}
+	// On Windows the runtime says why it could not commit memory, or make
+	// a thread, before it throws: a job's memory limit is
+	// ERROR_COMMITMENT_LIMIT (1455).
+	for _, p := range []string{"runtime: VirtualAlloc of ", "runtime: failed to create new OS thread"} {
+		if strings.HasPrefix(line, p) {
+			_, errno, _ := strings.Cut(line, "errno=")
+			switch strings.TrimSuffix(errno, ")") {
+			case "8", "1455", "1816": // not enough memory, the commit limit, not enough quota
+				return true
+			}
 		}
 	}
 	// A build with the race detector maps its shadow of the heap as the

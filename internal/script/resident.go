@@ -1,4 +1,4 @@
-//go:build linux || darwin || dragonfly || freebsd || netbsd || openbsd
+//go:build linux || darwin || dragonfly || freebsd || netbsd || openbsd || windows
 
 package script
 
@@ -6,7 +6,6 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
-	"syscall"
 	"time"
 )
 
@@ -18,7 +17,7 @@ const residentSampling = 2 * time.Millisecond
 // than it has now, plus residentHeadroom, where the operating system does
 // not enforce a limit of its own (macOS, which ignores RLIMIT_AS): a
 // goroutine reads the high-water mark of the process's resident memory
-// (getrusage) every residentSampling and, once it is past, writes
+// (residentMeter) every residentSampling and, once it is past, writes
 // residentMarker to stderr and exits, which the parent (Child.lost)
 // reports as the memory limit. What one step allocates at once (s = s +
 // s) counts as its pages are touched, so the step is stopped part way.
@@ -31,8 +30,8 @@ func watchResident(max int) {
 	if max <= 0 {
 		return
 	}
-	ru := new(syscall.Rusage)
-	base := peakResident(ru)
+	m := new(residentMeter)
+	base := m.peak()
 	if base <= 0 {
 		return
 	}
@@ -49,7 +48,7 @@ func watchResident(max int) {
 		t := time.NewTicker(residentSampling)
 		defer t.Stop()
 		for range t.C {
-			if peakResident(ru) > limit {
+			if m.peak() > limit {
 				_, _ = os.Stderr.WriteString(residentMarker + "\n")
 				os.Exit(2)
 			}
@@ -61,21 +60,3 @@ func watchResident(max int) {
 // program's: the runtime's metadata, goroutine stacks, spans not yet
 // given back, and what one sampling period lets a step add.
 func residentHeadroom(max int) int64 { return int64(max)/16 + 16<<20 }
-
-// peakResident is the high-water mark of this process's resident memory
-// in bytes, or -1; ru is where getrusage writes.
-func peakResident(ru *syscall.Rusage) int64 {
-	if syscall.Getrusage(syscall.RUSAGE_SELF, ru) != nil {
-		return -1
-	}
-	return maxrssBytes(ru)
-}
-
-// maxrssBytes is ru.Maxrss in bytes: getrusage gives it in bytes on macOS
-// and in kilobytes on Linux and the BSDs.
-func maxrssBytes(ru *syscall.Rusage) int64 {
-	if runtime.GOOS == "darwin" || runtime.GOOS == "ios" {
-		return int64(ru.Maxrss)
-	}
-	return int64(ru.Maxrss) << 10
-}
