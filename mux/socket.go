@@ -15,8 +15,8 @@ import (
 	"github.com/mcpsh/mcp/internal/safefile"
 )
 
-// maxSocketPath keeps socket paths inside sun_path on every unix and on
-// Windows (108 bytes there).
+// maxSocketPath keeps socket paths inside sun_path on every unix (on
+// Windows the file there names a pipe, and shortDir keeps any path).
 const maxSocketPath = 100
 
 // ErrBusy says another multiplexer holds the socket.

@@ -3,7 +3,6 @@ package mux
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"os"
@@ -22,12 +21,9 @@ import (
 // listens on a named pipe (winpipe), which every Windows has.
 const Supported = true
 
-// shortDir refuses a runtime directory whose socket paths would be too
-// long: Windows has no short, sticky /tmp to make another in.
-func shortDir(dir string) (string, error) {
-	return "", &BadTempDirError{Dir: filepath.Dir(dir),
-		Why: fmt.Sprintf("gives a socket a path longer than %d bytes (set TEMP and TMP to a shorter directory of your own)", maxSocketPath)}
-}
+// shortDir is dir: the file at a socket's path only names the pipe, so
+// no path is too long for it.
+func shortDir(dir string) (string, error) { return dir, nil }
 
 // lockOffset is where the lock of a lock file lies: past the pid written
 // at its start, which LockFileEx's lock, unlike flock's, would keep others

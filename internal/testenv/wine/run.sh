@@ -50,6 +50,7 @@ for arg in "$@"; do
 	bin="$work/$(basename "$pkg").test.exe"
 	GOOS=windows GOARCH=amd64 go test -c -o "$bin" "$pkg"
 	echo "wine: $arg"
-	(cd "$work" && "$wine" "$bin" -test.count=1 -test.v -test.run="$run") || status=1
+	# In the package's directory, as go test runs a test (testdata).
+	(cd "$pkg" && "$wine" "$bin" -test.count=1 -test.v -test.run="$run") || status=1
 done
 exit $status

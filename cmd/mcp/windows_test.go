@@ -1,0 +1,76 @@
+package main
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/mcpsh/mcp/internal/testenv/tempdir"
+	"github.com/mcpsh/mcp/mux"
+)
+
+// TestWindowsScripts runs testdata/windows on Windows (and under Wine):
+// the multiplexer, sessions and their lines as Windows has them, with
+// the example's contacts server.
+func TestWindowsScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join("testdata", "windows"),
+		WorkdirRoot:         tempdir.New(t, "scripts"),
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			home := filepath.Join(env.WorkDir, ".home")
+			for k, v := range map[string]string{
+				"USERPROFILE": home, "HOME": home,
+				"APPDATA":      filepath.Join(home, "AppData", "Roaming"),
+				"LOCALAPPDATA": filepath.Join(home, "AppData", "Local"),
+				"TEMP":         filepath.Join(env.WorkDir, ".tmp"), "TMP": filepath.Join(env.WorkDir, ".tmp"),
+			} {
+				env.Setenv(k, v)
+			}
+			env.Defer(func() { stopWindowsDaemons(t, filepath.Join(env.WorkDir, ".tmp")) })
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"session-env-cmd": sessionEnvCmdLine,
+		},
+	})
+}
+
+// stopWindowsDaemons ends the multiplexers whose sockets are in the
+// runtime directories mcp made in tmp (mcp-NUMBER: Windows has no uid to
+// name them by), and fails the test if one does not stop.
+func stopWindowsDaemons(t *testing.T, tmp string) {
+	locks, _ := filepath.Glob(filepath.Join(tmp, "mcp-*", "*.sock.lock"))
+	for _, lock := range locks {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		if err := mux.Shutdown(ctx, strings.TrimSuffix(lock, ".lock"), 10*time.Second); err != nil {
+			t.Error(err)
+		}
+		cancel()
+	}
+}
+
+// sessionEnvCmdLine reads cmd's `set "MCP_SESSION=ID"` from a file (the
+// stdout of `mcp session start --shell cmd`) and sets it for the rest of
+// the script, or with "off" unsets it.
+func sessionEnvCmdLine(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: session-env-cmd FILE|off")
+	}
+	if args[0] == "off" {
+		ts.Setenv("MCP_SESSION", unsetSession)
+		return
+	}
+	line := strings.TrimSpace(ts.ReadFile(args[0]))
+	id, ok := strings.CutPrefix(line, `set "MCP_SESSION=`)
+	id, closed := strings.CutSuffix(id, `"`)
+	if !ok || !closed || id == "" {
+		ts.Fatalf("no set line in %s: %q", args[0], line)
+	}
+	ts.Setenv("MCP_SESSION", id)
+	ts.Setenv("MCP_SESSION_ID", id[:strings.IndexByte(id, ':')])
+}
