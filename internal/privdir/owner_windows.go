@@ -54,7 +54,7 @@ func judge(sd *windows.SECURITY_DESCRIPTOR, me winacl.User) string {
 		return "may be used by other users (it has no access list, so everyone may)"
 	}
 	for _, g := range access.Grants {
-		if !me.Is(g.SID) && !winacl.WellKnown(g.SID, windows.WinLocalSystemSid, windows.WinBuiltinAdministratorsSid, windows.WinCreatorOwnerRightsSid) {
+		if g.Mask != 0 && !me.Is(g.SID) && !winacl.WellKnown(g.SID, windows.WinLocalSystemSid, windows.WinBuiltinAdministratorsSid, windows.WinCreatorOwnerRightsSid) {
 			return "may be used by other users (its access list allows " + g.SID.String() + ")"
 		}
 	}

@@ -50,6 +50,8 @@ func TestJudge(t *testing.T) {
 		{"another user", "O:S-1-5-21-1-2-3-1001D:P" + mine + "(A;;FA;;;S-1-5-21-1-2-3-1002)", me, "allows S-1-5-21-1-2-3-1002"},
 		{"only inherited by what is inside", "O:S-1-5-21-1-2-3-1001D:P" + mine + "(A;OICIIO;FA;;;CO)", me, ""},
 		{"a denial lets nobody in", "O:S-1-5-21-1-2-3-1001D:P(D;;FA;;;WD)" + mine, me, ""},
+		{"a grant a denial took away", "O:S-1-5-21-1-2-3-1001D:P" + mine + "(D;;FA;;;BU)(A;;FA;;;BU)", me, ""},
+		{"a grant before its denial", "O:S-1-5-21-1-2-3-1001D:P" + mine + "(A;;FA;;;BU)(D;;FA;;;BU)", me, "allows S-1-5-32-545"},
 	} {
 		sd, err := windows.SecurityDescriptorFromString(tc.sddl)
 		if err != nil {
