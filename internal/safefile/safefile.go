@@ -174,7 +174,7 @@ func (o Options) open(path string) (*File, error) {
 		case links == maxLinks:
 			return fail(NotRegular, "is a chain of more than "+strconv.Itoa(maxLinks)+" symlinks", nil)
 		}
-		if why := notOwnersOrRoots(li); why != "" {
+		if why := notOwnersOrRoots(inspectPath(li, abs, false)); why != "" {
 			return fail(Unsafe, "is a symlink "+why, nil)
 		}
 		if why := unsafeDirs(filepath.Dir(abs)); why != "" {
@@ -193,7 +193,7 @@ func (o Options) open(path string) (*File, error) {
 	if err != nil {
 		return fail(Unreadable, "cannot be inspected ("+describe(err)+")", err)
 	}
-	if why, k := o.fileProblem(fi, abs); why != "" {
+	if why, k := o.fileProblem(fi, abs, nil); why != "" {
 		return fail(k, why, nil)
 	}
 	if why := unsafeDirs(filepath.Dir(abs)); why != "" {
@@ -215,7 +215,7 @@ func (o Options) open(path string) (*File, error) {
 		f.Close()
 		return fail(Unreadable, "cannot be read ("+describe(err)+")", err)
 	}
-	if why, k := o.fileProblem(opened, abs); why != "" {
+	if why, k := o.fileProblem(opened, abs, f); why != "" {
 		f.Close()
 		return fail(k, why, nil)
 	}
@@ -223,23 +223,29 @@ func (o Options) open(path string) (*File, error) {
 }
 
 // fileProblem says why fi, not a symlink, fails the rule for the file
-// itself, or "".
-func (o Options) fileProblem(fi fs.FileInfo, path string) (string, Kind) {
+// itself at path, or "": from f, once it is open.
+func (o Options) fileProblem(fi fs.FileInfo, path string, f *os.File) (string, Kind) {
 	if !fi.Mode().IsRegular() {
 		return "is not a regular file (" + FileType(fi.Mode()) + ")", NotRegular
 	}
+	in := inspectPath(fi, path, false)
+	if f != nil {
+		in = inspectFile(fi, f)
+	}
 	if o.Own {
-		if why := notOwn(fi); why != "" {
+		if why := notOwn(in); why != "" {
 			return "is " + why, Unsafe
 		}
-	} else if why := notOwnersOrRoots(fi); why != "" {
+	} else if why := notOwnersOrRoots(in); why != "" {
 		return "is " + why, Unsafe
 	}
-	if othersCanWrite(fi) {
-		return "is writable by group or others (" + WritableFix(path) + ")", Unsafe
+	if who := writableBy(in, path); who != "" {
+		return "is writable by " + who, Unsafe
 	}
-	if o.Private && othersCanRead(fi) {
-		return "is readable by group or others (chmod go-rwx fixes that)", Unsafe
+	if o.Private {
+		if who := readableBy(in, path); who != "" {
+			return "is readable by " + who, Unsafe
+		}
 	}
 	return "", 0
 }
