@@ -21,8 +21,17 @@
 //     nobody else could have swapped the file or a directory on its way;
 //   - it is no larger than the reader's limit.
 //
-// Without Unix owners and permission bits (Windows) every file passes the
-// owner and mode part; it is still a regular file read within its limit.
+// On Windows, where every file reads as mode 0666, the owner and mode part
+// comes from the security descriptor (internal/winacl), read from the
+// handle of what was opened: the owner must be the user (or the owner the
+// user's token gives what it makes), or for "root" the system, the
+// Administrators group or TrustedInstaller; and the access list may give
+// no one else a right to change the file (for a directory on the way: to
+// remove or rename what it holds, rename it, or change its list; adding
+// names of one's own is allowed, as in a sticky directory), nor, for a
+// private file, any right beyond reading its attributes. Elsewhere
+// without Unix owners and permission bits every file passes that part;
+// it is still a regular file read within its limit.
 package safefile
 
 import (
