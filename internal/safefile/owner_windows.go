@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 
 	"golang.org/x/sys/windows"
@@ -172,8 +173,15 @@ func account(sid *windows.SID) string {
 }
 
 // quote quotes s for cmd and PowerShell alike: no Windows path or
-// account name holds a double quote.
-func quote(s string) string { return `"` + s + `"` }
+// account name holds a double quote. A backslash before the closing
+// quote would escape it (D:\ is passed as "D:\."), as a program's
+// command line is parsed.
+func quote(s string) string {
+	if strings.HasSuffix(s, `\`) {
+		s += "."
+	}
+	return `"` + s + `"`
+}
 
 // UserName names a uid: "uid N" (Windows names users by SID).
 func UserName(uid int) string { return "uid " + strconv.Itoa(uid) }

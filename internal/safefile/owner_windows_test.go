@@ -106,7 +106,7 @@ func TestWindowsDirWritableBy(t *testing.T) {
 		{"others may add", mine + "(A;;0x100026;;;AU)(A;;FR;;;BU)", `D:\p`, ""},
 		{"inherited modify", mine + "(A;OICIID;0x1301bf;;;AU)", `D:\p`, "(S-1-5-11; " + fix},
 		{"modify at a drive's root", mine + "(A;OICI;0x1301bf;;;AU)", `D:\`, ""},
-		{"full control at a drive's root", mine + "(A;OICI;FA;;;AU)", `D:\`, "S-1-5-11"},
+		{"full control at a drive's root", mine + "(A;OICI;FA;;;AU)", `D:\`, `(S-1-5-11; icacls "D:\." /remove:g "NT AUTHORITY\Authenticated Users" fixes that)`},
 		{"removing what it holds", mine + "(A;;0x40;;;BU)", `D:\p`, "S-1-5-32-545"},
 		{"its access list", mine + "(A;;WD;;;BU)", `D:\`, "S-1-5-32-545"},
 	} {
