@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sys/windows"
 
 	"github.com/mcpsh/mcp/internal/testenv/tempdir"
+	"github.com/mcpsh/mcp/internal/winacl"
 )
 
 // A directory this user makes is private though it reads as 0777, and a
@@ -32,12 +33,12 @@ func TestMake_windows(t *testing.T) {
 // What a security descriptor allows decides, by its owner and by whom its
 // access list lets in.
 func TestJudge(t *testing.T) {
-	me := user{sid: sid(t, "S-1-5-21-1-2-3-1001"), owner: sid(t, "S-1-5-21-1-2-3-1001")}
-	elevated := user{sid: me.sid, owner: sid(t, "S-1-5-32-544")}
+	me := winacl.User{SID: sid(t, "S-1-5-21-1-2-3-1001"), Owner: sid(t, "S-1-5-21-1-2-3-1001")}
+	elevated := winacl.User{SID: me.SID, Owner: sid(t, "S-1-5-32-544")}
 	const mine = "(A;OICI;FA;;;S-1-5-21-1-2-3-1001)"
 	for _, tc := range []struct {
 		name, sddl string
-		who        user
+		who        winacl.User
 		want       string
 	}{
 		{"mine", "O:S-1-5-21-1-2-3-1001D:P" + mine + "(A;OICI;FA;;;SY)(A;OICI;FA;;;BA)", me, ""},
@@ -49,6 +50,8 @@ func TestJudge(t *testing.T) {
 		{"another user", "O:S-1-5-21-1-2-3-1001D:P" + mine + "(A;;FA;;;S-1-5-21-1-2-3-1002)", me, "allows S-1-5-21-1-2-3-1002"},
 		{"only inherited by what is inside", "O:S-1-5-21-1-2-3-1001D:P" + mine + "(A;OICIIO;FA;;;CO)", me, ""},
 		{"a denial lets nobody in", "O:S-1-5-21-1-2-3-1001D:P(D;;FA;;;WD)" + mine, me, ""},
+		{"a grant a denial took away", "O:S-1-5-21-1-2-3-1001D:P" + mine + "(D;;FA;;;BU)(A;;FA;;;BU)", me, ""},
+		{"a grant before its denial", "O:S-1-5-21-1-2-3-1001D:P" + mine + "(A;;FA;;;BU)(D;;FA;;;BU)", me, "allows S-1-5-32-545"},
 	} {
 		sd, err := windows.SecurityDescriptorFromString(tc.sddl)
 		if err != nil {
@@ -64,12 +67,12 @@ func TestJudge(t *testing.T) {
 // A present but null access list (not an empty one, which lets nobody
 // in) lets everyone in.
 func TestJudge_nullAccessList(t *testing.T) {
-	me := user{sid: sid(t, "S-1-5-21-1-2-3-1001"), owner: sid(t, "S-1-5-21-1-2-3-1001")}
+	me := winacl.User{SID: sid(t, "S-1-5-21-1-2-3-1001"), Owner: sid(t, "S-1-5-21-1-2-3-1001")}
 	sd, err := windows.NewSecurityDescriptor()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sd.SetOwner(me.sid, false); err != nil {
+	if err := sd.SetOwner(me.SID, false); err != nil {
 		t.Fatal(err)
 	}
 	if err := sd.SetDACL(nil, true, false); err != nil {

@@ -35,7 +35,7 @@ func unsafeDirs(dir string) string {
 			seen[d] = true
 			if lexical {
 				if li, err := os.Lstat(d); err == nil && li.Mode()&fs.ModeSymlink != 0 {
-					if why := notOwnersOrRoots(li); why != "" {
+					if why := notOwnersOrRoots(inspectPath(li, d, false)); why != "" {
 						return where(d) + ", a symlink " + why
 					}
 				}
@@ -47,11 +47,12 @@ func unsafeDirs(dir string) string {
 			if !fi.IsDir() {
 				return where(d) + ", which is not a directory"
 			}
-			if why := notOwnersOrRoots(fi); why != "" {
+			in := inspectPath(fi, d, true)
+			if why := notOwnersOrRoots(in); why != "" {
 				return where(d) + ", which is " + why
 			}
-			if othersCanWrite(fi) && fi.Mode()&fs.ModeSticky == 0 {
-				return where(d) + ", which is writable by group or others (" + WritableFix(d) + ")"
+			if who := dirWritableBy(in, d); who != "" {
+				return where(d) + ", which is writable by " + who
 			}
 		}
 		return ""

@@ -1,4 +1,4 @@
-//go:build !unix
+//go:build !unix && !windows
 
 package safefile
 
@@ -12,15 +12,24 @@ import (
 // just before.
 func openNoFollow(path string) (*os.File, error) { return os.Open(path) }
 
-// Without Unix owners and permission bits every file passes the owner and
-// mode part of the rule.
-func notOwnersOrRoots(fs.FileInfo) string { return "" }
+// inspected is what the owner and mode part of the rule reads of a file:
+// without Unix owners and permission bits, nothing.
+type inspected struct{}
 
-func notOwn(fs.FileInfo) string { return "" }
+func inspectPath(fs.FileInfo, string, bool) inspected { return inspected{} }
 
-func othersCanWrite(fs.FileInfo) bool { return false }
+func inspectFile(fs.FileInfo, *os.File) inspected { return inspected{} }
 
-func othersCanRead(fs.FileInfo) bool { return false }
+// Every file passes the owner and mode part of the rule.
+func notOwnersOrRoots(inspected) string { return "" }
+
+func notOwn(inspected) string { return "" }
+
+func writableBy(inspected, string) string { return "" }
+
+func dirWritableBy(inspected, string) string { return "" }
+
+func readableBy(inspected, string) string { return "" }
 
 // UserName names a uid: "uid N".
 func UserName(uid int) string { return "uid " + strconv.Itoa(uid) }

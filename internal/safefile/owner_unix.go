@@ -17,6 +17,18 @@ func openNoFollow(path string) (*os.File, error) {
 	return os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
 }
 
+// inspected is what the owner and mode part of the rule reads of a file:
+// on unix its information, owner and mode (Windows reads its security
+// descriptor).
+type inspected = fs.FileInfo
+
+// inspectPath is what the rule reads of fi, the file at path (a symlink
+// there itself, unless follow).
+func inspectPath(fi fs.FileInfo, _ string, _ bool) inspected { return fi }
+
+// inspectFile is what the rule reads of fi, the open file f.
+func inspectFile(fi fs.FileInfo, _ *os.File) inspected { return fi }
+
 func ownerOf(fi fs.FileInfo) (int, bool) {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
@@ -27,7 +39,7 @@ func ownerOf(fi fs.FileInfo) (int, bool) {
 
 // notOwnersOrRoots says whose fi is when it is neither the current user's
 // nor root's ("owned by NAME (uid N), not by you or root"), or "".
-func notOwnersOrRoots(fi fs.FileInfo) string {
+func notOwnersOrRoots(fi inspected) string {
 	uid, ok := ownerOf(fi)
 	switch {
 	case !ok:
@@ -39,7 +51,7 @@ func notOwnersOrRoots(fi fs.FileInfo) string {
 }
 
 // notOwn says whose fi is when it is not the current user's own, or "".
-func notOwn(fi fs.FileInfo) string {
+func notOwn(fi inspected) string {
 	uid, ok := ownerOf(fi)
 	switch {
 	case !ok:
@@ -50,11 +62,33 @@ func notOwn(fi fs.FileInfo) string {
 	return "owned by " + UserName(uid) + ", not by you"
 }
 
-// othersCanWrite says whether group or others may write fi.
-func othersCanWrite(fi fs.FileInfo) bool { return fi.Mode().Perm()&0o022 != 0 }
+// writableBy says who besides the user may write fi, and how to stop
+// them ("group or others (chmod go-w fixes that)"), or "".
+func writableBy(fi inspected, path string) string {
+	if fi.Mode().Perm()&0o022 == 0 {
+		return ""
+	}
+	return "group or others (" + WritableFix(path) + ")"
+}
 
-// othersCanRead says whether group or others have any access to fi.
-func othersCanRead(fi fs.FileInfo) bool { return fi.Mode().Perm()&0o077 != 0 }
+// dirWritableBy is writableBy for the directory fi, but for a sticky one:
+// there others may add names of their own but not rename or remove the
+// user's.
+func dirWritableBy(fi inspected, path string) string {
+	if fi.Mode()&fs.ModeSticky != 0 {
+		return ""
+	}
+	return writableBy(fi, path)
+}
+
+// readableBy says who besides the user has any access to fi, and how to
+// stop them, or "".
+func readableBy(fi inspected, _ string) string {
+	if fi.Mode().Perm()&0o077 == 0 {
+		return ""
+	}
+	return "group or others (chmod go-rwx fixes that)"
+}
 
 // UserName names a uid as "NAME (uid N)", or "uid N" when it has no name.
 func UserName(uid int) string {

@@ -21,8 +21,17 @@
 //     nobody else could have swapped the file or a directory on its way;
 //   - it is no larger than the reader's limit.
 //
-// Without Unix owners and permission bits (Windows) every file passes the
-// owner and mode part; it is still a regular file read within its limit.
+// On Windows, where every file reads as mode 0666, the owner and mode part
+// comes from the security descriptor (internal/winacl), read from the
+// handle of what was opened: the owner must be the user (or the owner the
+// user's token gives what it makes), or for "root" the system, the
+// Administrators group or TrustedInstaller; and the access list may give
+// no one else a right to change the file (for a directory on the way: to
+// remove or rename what it holds, rename it, or change its list; adding
+// names of one's own is allowed, as in a sticky directory), nor, for a
+// private file, any right beyond reading its attributes. Elsewhere
+// without Unix owners and permission bits every file passes that part;
+// it is still a regular file read within its limit.
 package safefile
 
 import (
@@ -174,7 +183,7 @@ func (o Options) open(path string) (*File, error) {
 		case links == maxLinks:
 			return fail(NotRegular, "is a chain of more than "+strconv.Itoa(maxLinks)+" symlinks", nil)
 		}
-		if why := notOwnersOrRoots(li); why != "" {
+		if why := notOwnersOrRoots(inspectPath(li, abs, false)); why != "" {
 			return fail(Unsafe, "is a symlink "+why, nil)
 		}
 		if why := unsafeDirs(filepath.Dir(abs)); why != "" {
@@ -193,7 +202,7 @@ func (o Options) open(path string) (*File, error) {
 	if err != nil {
 		return fail(Unreadable, "cannot be inspected ("+describe(err)+")", err)
 	}
-	if why, k := o.fileProblem(fi, abs); why != "" {
+	if why, k := o.fileProblem(fi, abs, nil); why != "" {
 		return fail(k, why, nil)
 	}
 	if why := unsafeDirs(filepath.Dir(abs)); why != "" {
@@ -215,7 +224,7 @@ func (o Options) open(path string) (*File, error) {
 		f.Close()
 		return fail(Unreadable, "cannot be read ("+describe(err)+")", err)
 	}
-	if why, k := o.fileProblem(opened, abs); why != "" {
+	if why, k := o.fileProblem(opened, abs, f); why != "" {
 		f.Close()
 		return fail(k, why, nil)
 	}
@@ -223,23 +232,29 @@ func (o Options) open(path string) (*File, error) {
 }
 
 // fileProblem says why fi, not a symlink, fails the rule for the file
-// itself, or "".
-func (o Options) fileProblem(fi fs.FileInfo, path string) (string, Kind) {
+// itself at path, or "": from f, once it is open.
+func (o Options) fileProblem(fi fs.FileInfo, path string, f *os.File) (string, Kind) {
 	if !fi.Mode().IsRegular() {
 		return "is not a regular file (" + FileType(fi.Mode()) + ")", NotRegular
 	}
+	in := inspectPath(fi, path, false)
+	if f != nil {
+		in = inspectFile(fi, f)
+	}
 	if o.Own {
-		if why := notOwn(fi); why != "" {
+		if why := notOwn(in); why != "" {
 			return "is " + why, Unsafe
 		}
-	} else if why := notOwnersOrRoots(fi); why != "" {
+	} else if why := notOwnersOrRoots(in); why != "" {
 		return "is " + why, Unsafe
 	}
-	if othersCanWrite(fi) {
-		return "is writable by group or others (" + WritableFix(path) + ")", Unsafe
+	if who := writableBy(in, path); who != "" {
+		return "is writable by " + who, Unsafe
 	}
-	if o.Private && othersCanRead(fi) {
-		return "is readable by group or others (chmod go-rwx fixes that)", Unsafe
+	if o.Private {
+		if who := readableBy(in, path); who != "" {
+			return "is readable by " + who, Unsafe
+		}
 	}
 	return "", 0
 }

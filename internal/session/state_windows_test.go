@@ -79,7 +79,7 @@ func TestState_windowsOpenToOthers(t *testing.T) {
 	}
 	_, err = Load(st.ID)
 	if err == nil || !strings.Contains(err.Error(), "the state file is not private to this user") ||
-		!strings.Contains(err.Error(), "its access list allows S-1-1-0") {
+		!strings.Contains(err.Error(), "is writable by Everyone (S-1-1-0; icacls ") {
 		t.Errorf("Load(a state file everyone may use) = %v; want it refused by its access list", err)
 	}
 	if list, err := List(); err != nil || len(list) != 0 {
