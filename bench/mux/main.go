@@ -47,7 +47,10 @@ type options struct {
 	keep          bool
 	baselineMcp   string // another build of mcp, measured warm beside mcp
 	baselineName  string // what the baseline is, for the report
-	only          string // "tabs": take only the tabs measurement
+	only          string // "tabs": take only the tabs measurement; "windows": only runWindows
+	// The Windows measurement (--only windows): the Wine loader, mcp and a
+	// no-op program built for Windows, and the contacts server for each.
+	wine, winMcp, winNoop, winServer, server string
 }
 
 func main() {
@@ -84,7 +87,12 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.keep, "keep", false, "keep the work directory (recipes, logs of the multiplexers)")
 	fs.StringVar(&o.baselineMcp, "baseline-mcp", "", "another build of mcp, measured warm beside --mcp in the same loop")
 	fs.StringVar(&o.baselineName, "baseline-name", "", "what the baseline is (a revision), for the report")
-	fs.StringVar(&o.only, "only", "", `"tabs": only the warm calls of two terminal tabs taking turns`)
+	fs.StringVar(&o.only, "only", "", `"tabs": only the warm calls of two terminal tabs taking turns; "windows": only Linux beside Windows under Wine`)
+	fs.StringVar(&o.wine, "wine", "", "the Wine loader (wine64), for --only windows")
+	fs.StringVar(&o.winMcp, "win-mcp", "", "mcp built for windows/amd64, for --only windows")
+	fs.StringVar(&o.winNoop, "win-noop", "", "the no-op program built for windows/amd64, for --only windows")
+	fs.StringVar(&o.winServer, "win-server", "", "the example's contacts server built for windows/amd64, for --only windows")
+	fs.StringVar(&o.server, "server", "", "the example's contacts server built for this system, for --only windows")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -96,8 +104,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		err = errors.New("--mcp is required, and --runs and --slow-runs must be at least 1")
 	case (o.catalog == "") != (o.catalogServer == ""):
 		err = errors.New("--catalog and --catalogserver go together")
-	case o.only != "" && o.only != "tabs":
-		err = fmt.Errorf("--only takes tabs, not %q", o.only)
+	case o.only != "" && o.only != "tabs" && o.only != "windows":
+		err = fmt.Errorf("--only takes tabs or windows, not %q", o.only)
 	case o.baselineName != "" && o.baselineMcp == "":
 		err = errors.New("--baseline-name names the --baseline-mcp binary, which is missing")
 	}
@@ -119,12 +127,15 @@ type bench struct {
 }
 
 func run(o options, stdout, stderr io.Writer) (err error) {
-	for _, p := range []*string{&o.mcp, &o.dir, &o.catalogServer, &o.catalog, &o.noopBin, &o.baselineMcp} {
+	for _, p := range []*string{&o.mcp, &o.dir, &o.catalogServer, &o.catalog, &o.noopBin, &o.baselineMcp, &o.winMcp, &o.winNoop, &o.winServer, &o.server} {
 		if *p != "" {
 			if *p, err = filepath.Abs(*p); err != nil {
 				return err
 			}
 		}
+	}
+	if o.only == "windows" {
+		return runWindows(o, stdout, stderr)
 	}
 	if err := installed(o.dir); err != nil {
 		return err

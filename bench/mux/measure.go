@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -30,6 +31,9 @@ type child struct {
 	argv []string
 	// check, if set, also judges stdout.
 	check func(stdout string) error
+	// stderrTo, if set, takes stderr instead of a pipe (whose end a
+	// process started under Wine may hold).
+	stderrTo *os.File
 }
 
 // run starts c, waits for it and checks that it exited 0 and printed want.
@@ -38,6 +42,9 @@ func (c child) run() (sample, error) {
 	cmd.Dir, cmd.Env = c.dir, c.env
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if c.stderrTo != nil {
+		cmd.Stderr = c.stderrTo
+	}
 	start := time.Now()
 	err := cmd.Run()
 	wall := time.Since(start)
@@ -66,6 +73,9 @@ func (c child) output() (string, string, error) {
 	cmd.Dir, cmd.Env = c.dir, c.env
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if c.stderrTo != nil {
+		cmd.Stderr = c.stderrTo
+	}
 	err := cmd.Run()
 	return stdout.String(), stderr.String(), err
 }
