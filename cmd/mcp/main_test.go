@@ -27,7 +27,7 @@ import (
 // The test binary doubles as mcp itself and as the MCP servers the scripts
 // talk to (the contacts example and a fake server for output and faults).
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(scriptsMain(m), map[string]func(){
 		"mcp": func() {
 			// Scripts cannot unset a variable; this value stands for unset.
 			if os.Getenv("MCP_SESSION") == unsetSession {
@@ -60,6 +60,10 @@ func TestMain(m *testing.M) {
 		"malformed-server": func() { os.Exit(testenv.ServeFake(testenv.ModeMalformed + os.Getenv("MALFORMED"))) },
 	})
 }
+
+// scriptsMain is what runs the tests in TestMain (windows_test.go's on
+// Windows).
+var scriptsMain = func(m *testing.M) testscript.TestingM { return m }
 
 func TestScripts(t *testing.T) {
 	t.Parallel()

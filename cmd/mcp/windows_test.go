@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,6 +14,28 @@ import (
 	"github.com/mcpsh/mcp/internal/testenv/tempdir"
 	"github.com/mcpsh/mcp/mux"
 )
+
+// On Windows the directory testscript.Main keeps its commands in (the
+// first in PATH) is removed a name at a time once the tests ran: Wine has
+// no FileDispositionInformationEx, which os.RemoveAll uses, and
+// testscript.Main fails when its RemoveAll does.
+func init() {
+	scriptsMain = func(m *testing.M) testscript.TestingM { return removeBinDir{m} }
+}
+
+type removeBinDir struct{ m *testing.M }
+
+func (r removeBinDir) Run() int {
+	code := r.m.Run()
+	bin := filepath.SplitList(os.Getenv("PATH"))[0]
+	if dir := filepath.Dir(bin); filepath.Base(bin) == "bin" && strings.HasPrefix(filepath.Base(dir), "testscript-main") {
+		for _, err := range tempdir.Remove(dir) {
+			fmt.Fprintln(os.Stderr, "cleanup:", err)
+			code = 1
+		}
+	}
+	return code
+}
 
 // TestWindowsScripts runs testdata/windows on Windows (and under Wine):
 // the multiplexer, sessions and their lines as Windows has them, with

@@ -21,18 +21,29 @@ func New(t testing.TB, prefix string) string {
 	return dir
 }
 
-// remove removes dir and what it holds, a name at a time.
+// remove removes dir and what it holds, failing the test on what could
+// not be removed.
 func remove(t testing.TB, dir string) {
+	for _, err := range Remove(dir) {
+		t.Errorf("cleanup: %v", err)
+	}
+}
+
+// Remove removes dir and what it holds, a name at a time, and returns
+// what could not be removed.
+func Remove(dir string) []error {
+	var errs []error
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
 		p := filepath.Join(dir, e.Name())
 		if e.IsDir() {
-			remove(t, p)
+			errs = append(errs, Remove(p)...)
 		} else if err := os.Remove(p); err != nil {
-			t.Errorf("cleanup: %v", err)
+			errs = append(errs, err)
 		}
 	}
 	if err := os.Remove(dir); err != nil {
-		t.Errorf("cleanup: %v", err)
+		errs = append(errs, err)
 	}
+	return errs
 }
