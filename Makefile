@@ -7,23 +7,30 @@
 # (about 6.5 minutes and 1.6 GB of memory on two cores; seconds after that).
 # It runs beside the tests at the lowest CPU priority, so that it takes only
 # the time they leave idle, and is waited for before the fuzz targets run;
-# its failure fails `make test`.
+# its failure fails `make test`. So does cross-test, which links every
+# package's tests for macOS and Windows on amd64 and arm64.
 
 NPM_DIR := internal/testenv/npm
 GORELEASER_VERSION := v2.15.1
 GORELEASER := $(CURDIR)/bin/goreleaser-$(GORELEASER_VERSION)/goreleaser
 RELEASE_LOG := $(CURDIR)/bin/release-check.log
+CROSS_LOG := $(CURDIR)/bin/cross-test.log
 FUZZTIME ?= 10s
 
-.PHONY: test npm vet zsh unit wine fuzz build release-check release
+.PHONY: test npm vet cross-test zsh unit wine fuzz build release-check release
 
 test:
 	@mkdir -p bin; \
 	nice -n 19 $(MAKE) --no-print-directory release-check >$(RELEASE_LOG) 2>&1 & release=$$!; \
+	nice -n 19 $(MAKE) --no-print-directory cross-test >$(CROSS_LOG) 2>&1 & cross=$$!; \
 	status=0; $(MAKE) --no-print-directory npm vet zsh unit wine || status=$$?; \
 	echo "waiting for release-check (goreleaser $(GORELEASER_VERSION))"; \
 	if wait $$release; then cat $(RELEASE_LOG); else \
 		cat $(RELEASE_LOG); echo "release-check failed: .goreleaser.yaml is invalid, or goreleaser did not build" >&2; status=1; \
+	fi; \
+	echo "waiting for cross-test"; \
+	if wait $$cross; then grep -v -e '^ok' -e 'no test files' $(CROSS_LOG) || true; else \
+		cat $(CROSS_LOG); echo "cross-test failed: a package's tests do not build for another release target" >&2; status=1; \
 	fi; \
 	[ $$status -eq 0 ] || exit $$status; \
 	$(MAKE) --no-print-directory fuzz
@@ -41,6 +48,15 @@ vet:
 	@set -e; for t in $(CROSS_TARGETS); do \
 		echo "go vet ./... for $$t"; \
 		GOOS=$${t%/*} GOARCH=$${t#*/} go vet ./...; \
+	done
+
+# Every package's tests built and linked for each other release target, as
+# `go test` there would build them; -exec=true runs none of them (the
+# Windows ones run under Wine: make wine).
+cross-test:
+	@set -e; for t in $(CROSS_TARGETS); do \
+		echo "go test -exec=true ./... for $$t"; \
+		GOOS=$${t%/*} GOARCH=$${t#*/} go test -exec=true -count=1 ./...; \
 	done
 
 # cmd/mcp's tests mostly wait on servers and subprocesses rather than
