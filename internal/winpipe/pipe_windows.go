@@ -119,14 +119,23 @@ func (l *Listener) Accept() (net.Conn, error) {
 	case h == windows.InvalidHandle:
 		return nil, &net.OpError{Op: "accept", Net: "pipe", Addr: l.Addr(), Err: errors.New("no instance of the pipe could be made")}
 	}
-	if err := l.connect(h); err != nil {
+	for {
+		err := l.connect(h)
+		if err == nil {
+			break
+		}
 		if l.isClosed() {
 			return nil, net.ErrClosed
 		}
-		// A client that came and went before it was seen: the instance
-		// is made ready for the next.
-		_ = windows.DisconnectNamedPipe(h)
-		return nil, &net.OpError{Op: "accept", Net: "pipe", Addr: l.Addr(), Err: err}
+		if !errors.Is(err, windows.ERROR_NO_DATA) {
+			return nil, &net.OpError{Op: "accept", Net: "pipe", Addr: l.Addr(), Err: err}
+		}
+		// A client that came and went before it was seen: its instance
+		// is replaced by a new one (made first, so that the pipe is never
+		// gone), and the listener goes on.
+		if h, err = l.replace(h); err != nil {
+			return nil, &net.OpError{Op: "accept", Net: "pipe", Addr: l.Addr(), Err: err}
+		}
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -139,6 +148,23 @@ func (l *Listener) Accept() (net.Conn, error) {
 	}
 	l.next = next
 	return newConn(h, l.name, true), nil
+}
+
+// replace makes a new instance to wait on in place of h, which it closes.
+func (l *Listener) replace(h windows.Handle) (windows.Handle, error) {
+	next, err := l.instance(false)
+	if err != nil {
+		return h, err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		_ = windows.CloseHandle(next)
+		return h, net.ErrClosed
+	}
+	_ = windows.CloseHandle(h)
+	l.next = next
+	return next, nil
 }
 
 // connect waits until a client has opened instance h, or Close is called.

@@ -237,3 +237,27 @@ func init() {
 	c.Close()
 	os.Exit(0)
 }
+
+// A client that opens the pipe and closes it before the listener sees it
+// leaves it listening: the next client is answered.
+func TestClientThatLeavesAtOnce(t *testing.T) {
+	l := listen(t)
+	c, err := Dial(t.Context(), l.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	go echo(l)
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	c, err = Dial(ctx, l.Addr().String())
+	if err != nil {
+		t.Fatalf("the next client: %v", err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(5 * time.Second))
+	io.WriteString(c, "still here\n")
+	if line, err := bufio.NewReader(c).ReadString('\n'); line != "still here\n" {
+		t.Errorf("after a client that left: read %q, %v", line, err)
+	}
+}
