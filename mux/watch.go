@@ -16,7 +16,10 @@ import (
 // it, and a listed file's directory can be the home directory
 // (~/.claude.json): there a file that exists is watched itself, and one
 // that does not yet is looked for every pollEvery. Elsewhere (inotify,
-// Windows) a file's directory is watched, which also sees it appear.
+// Windows) a file's directory is watched, which also sees it appear, and
+// on Windows sees a file renamed over it: fsnotify's watch of a file
+// there is its directory's, filtered by the file's name, and it drops the
+// rename's new name when the old one was not watched.
 var watchFiles = runtime.GOOS == "darwin" || strings.HasSuffix(runtime.GOOS, "bsd") || runtime.GOOS == "dragonfly"
 
 const pollEvery = 2 * time.Second
