@@ -1,7 +1,6 @@
 package mux
 
 import (
-	"errors"
 	"net"
 	"os"
 
@@ -13,8 +12,6 @@ import (
 // user: not on Windows, where the multiplexer can tell only whether a
 // client runs as this user (winpipe), not which other user it is.
 const GuestsSupported = false
-
-var errNoGuests = errors.New("a session for another user needs Linux, macOS or FreeBSD, where the multiplexer can tell who connects")
 
 // peerUID is this user's uid (os.Getuid, -1 on Windows, which has no
 // uids) when the process at the other end of conn runs as this user, as
@@ -31,6 +28,6 @@ func peerUID(conn net.Conn) (int, bool) {
 // process that listened, as on an accepted one it names who connected.
 func listenerUID(conn net.Conn) (int, bool) { return peerUID(conn) }
 
-func sharedSocket(string, *session.Guest) (string, error) { return "", errNoGuests }
-func shareSocket(string) error                            { return errNoGuests }
+func sharedSocket(string, *session.Guest) (string, error) { return "", ErrNoGuests }
+func shareSocket(string) error                            { return ErrNoGuests }
 func removeSharedDir(string) error                        { return nil }

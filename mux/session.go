@@ -100,6 +100,10 @@ type SaveError struct{ Err error }
 func (e *SaveError) Error() string { return "saving session state: " + e.Err.Error() }
 func (e *SaveError) Unwrap() error { return e.Err }
 
+// ErrNoGuests refuses a session for another local user where
+// GuestsSupported is false.
+var ErrNoGuests = errors.New("a session for another user needs Linux, macOS or FreeBSD, where the multiplexer can tell who connects")
+
 // SessionSocket is where the multiplexer of a new session id will listen:
 // in the user's private directory, or for a session shared with guest, a
 // local user (Linux, macOS, FreeBSD), in a directory of its own that that user can
