@@ -102,7 +102,7 @@ func (e *SaveError) Unwrap() error { return e.Err }
 
 // ErrNoGuests refuses a session for another local user where
 // GuestsSupported is false.
-var ErrNoGuests = errors.New("a session for another user needs Linux, macOS or FreeBSD, where the multiplexer can tell who connects")
+var ErrNoGuests = errors.New("sharing a session with another user needs Linux, macOS or FreeBSD, where the multiplexer can tell who connects")
 
 // SessionSocket is where the multiplexer of a new session id will listen:
 // in the user's private directory, or for a session shared with guest, a

@@ -19,7 +19,7 @@ type sessionCmd struct {
 }
 
 type sessionStartCmd struct {
-	User  string        `help:"Let an agent running as this other local user (name or uid) use the session (Linux): its socket accepts that user and you, nobody else." placeholder:"USER"`
+	User  string        `help:"Let an agent running as this other local user (name or uid) use the session (Linux, macOS, FreeBSD; not Windows): its socket accepts that user and you, nobody else." placeholder:"USER"`
 	Shell session.Shell `help:"The shell the line is for: posix (export), powershell ($env:, for | Invoke-Expression) or cmd (set, for for /f); the default is powershell on Windows, else posix." placeholder:"SHELL"`
 }
 
@@ -27,6 +27,10 @@ func (c *sessionStartCmd) Run(a *app) error {
 	if a.trustOnce {
 		return &usageError{msg: "--trust is for one command, and a session outlives it",
 			hint: "run `mcp trust` after reading the recipe's files, then start the session"}
+	}
+	if c.User != "" && !mux.GuestsSupported {
+		return &usageError{msg: fmt.Sprintf("--user %.40q: %v", c.User, mux.ErrNoGuests),
+			hint: "run `mcp session start` as that user instead, so the session is its own, or run the agent as you without --user"}
 	}
 	guest, err := session.LookupGuest(c.User)
 	if err != nil {

@@ -13,6 +13,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/mcpsh/mcp/internal/exit"
+	"github.com/mcpsh/mcp/internal/session"
 	"github.com/mcpsh/mcp/internal/testenv/tempdir"
 	"github.com/mcpsh/mcp/mux"
 )
@@ -99,4 +101,41 @@ func sessionEnvCmdLine(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	ts.Setenv("MCP_SESSION", id)
 	ts.Setenv("MCP_SESSION_ID", id[:strings.IndexByte(id, ':')])
+}
+
+// On Windows session start refuses --user with one error line, its hint
+// and exit 2, before it reads the recipe, starts a multiplexer or saves a
+// session's state, whether or not the user exists.
+func TestWindowsGuestRefused(t *testing.T) {
+	home := tempdir.New(t, "guest")
+	for k, v := range map[string]string{
+		"USERPROFILE": home, "HOME": home,
+		"APPDATA":      filepath.Join(home, "AppData", "Roaming"),
+		"LOCALAPPDATA": filepath.Join(home, "AppData", "Local"),
+		"TEMP":         filepath.Join(home, "Temp"), "TMP": filepath.Join(home, "Temp"),
+		"MCP_SESSION": "",
+	} {
+		t.Setenv(k, v)
+	}
+	os.Unsetenv("MCP_SESSION")
+	t.Chdir(home)                          // no recipe here: one would be read only after the refusal
+	users := []string{"Guest", "S-1-5-18"} // no such user; SYSTEM's SID
+	if me := os.Getenv("USERNAME"); me != "" {
+		users = append(users, me)
+	}
+	for _, user := range users {
+		var stdout, stderr strings.Builder
+		code := Main([]string{"session", "start", "--user", user}, strings.NewReader(""), &stdout, &stderr)
+		want := fmt.Sprintf("mcp: error: --user %q: sharing a session with another user needs Linux, macOS or FreeBSD, where the multiplexer can tell who connects\n"+
+			"mcp: hint: run `mcp session start` as that user instead, so the session is its own, or run the agent as you without --user\n", user)
+		if code != exit.Usage || stdout.Len() != 0 || stderr.String() != want {
+			t.Errorf("--user %q: exit %d, stdout %q, stderr:\n%s\nwant exit %d, no stdout, stderr:\n%s", user, code, stdout.String(), stderr.String(), exit.Usage, want)
+		}
+	}
+	if list, err := session.List(); err != nil || len(list) != 0 {
+		t.Errorf("sessions after the refusals: %v, %v", list, err)
+	}
+	if locks, _ := filepath.Glob(filepath.Join(home, "Temp", "mcp-*", "*.sock.lock")); len(locks) != 0 {
+		t.Errorf("a multiplexer started: %v", locks)
+	}
 }
