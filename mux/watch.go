@@ -83,7 +83,8 @@ func (d *Multiplexer) watch(ctx context.Context, byFile bool, listed func([]stri
 // watchSet is what watch watches of a configuration's list of files.
 // An event counts when it is about a file of the list, or about an entry
 // of a directory of the list; other entries of the directory a listed
-// file is in (a home directory's) do not.
+// file is in (a home directory's) do not. files and dirs are keyed by
+// nameKey.
 type watchSet struct {
 	w       *fsnotify.Watcher
 	byFile  bool
@@ -103,14 +104,14 @@ func (s *watchSet) add(cfg *Config) {
 		st, err := os.Stat(p)
 		switch {
 		case err == nil && st.IsDir():
-			s.dirs[p] = true
+			s.dirs[nameKey(p)] = true
 		case s.byFile && err != nil:
-			s.files[p], s.missing[p] = true, true
+			s.files[nameKey(p)], s.missing[p] = true, true
 			continue
 		case s.byFile:
-			s.files[p] = true
+			s.files[nameKey(p)] = true
 		default:
-			s.files[p], at = true, filepath.Dir(p)
+			s.files[nameKey(p)], at = true, filepath.Dir(p)
 		}
 		if !s.watched[at] && s.w.Add(at) == nil {
 			s.watched[at] = true
@@ -124,13 +125,25 @@ func (s *watchSet) add(cfg *Config) {
 // counts says whether ev calls for a reload. A file watched itself that
 // is removed or renamed is watched again by the reload's add.
 func (s *watchSet) counts(ev fsnotify.Event) bool {
-	if ev.Op == fsnotify.Chmod || !s.files[ev.Name] && !s.dirs[ev.Name] && !s.dirs[filepath.Dir(ev.Name)] {
+	name := nameKey(ev.Name)
+	if ev.Op == fsnotify.Chmod || !s.files[name] && !s.dirs[name] && !s.dirs[filepath.Dir(name)] {
 		return false
 	}
 	if ev.Op.Has(fsnotify.Remove) || ev.Op.Has(fsnotify.Rename) {
 		delete(s.watched, ev.Name)
 	}
 	return true
+}
+
+// nameKey is how watchSet keys a path. Windows's file names are
+// case-insensitive and an event there names a file as its directory
+// spells it (.Claude.json), which may not be how it was listed
+// (~/.claude.json).
+func nameKey(p string) string {
+	if runtime.GOOS == "windows" {
+		return strings.ToLower(p)
+	}
+	return p
 }
 
 // appeared says whether a listed file that was missing is there now.
