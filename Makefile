@@ -77,7 +77,7 @@ zsh:
 # The Windows tests of these packages, as Windows binaries under Wine
 # (internal/testenv/wine/run.sh says what Wine lacks, and says so when
 # Wine is not installed; .ci/run installs it).
-WINE_PACKAGES := ./internal/privdir ./internal/winacl ./internal/safefile:Windows ./internal/filelock ./internal/procgroup ./internal/vt ./internal/session ./internal/winpipe ./internal/script './mux:Windows|TestMultiplexer_progress|TestMultiplexer_stopDuringCall|TestWatch' './cmd/mcp:TestWindowsScripts|TestWindowsGuestRefused'
+WINE_PACKAGES := ./internal/privdir ./internal/winacl ./internal/safefile:Windows ./internal/filelock ./internal/procgroup ./internal/vt ./internal/session ./internal/winpipe ./internal/script './mux:Windows|TestMultiplexer_progress|TestMultiplexer_stopDuringCall|TestWatch' './mux/upstream:TestDirectCommand_shims|TestBinTarget' './cmd/mcp:TestWindowsScripts|TestWindowsGuestRefused'
 
 wine:
 	bash internal/testenv/wine/run.sh $(WINE_PACKAGES)

@@ -7,17 +7,20 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpsh/mcp/internal/testenv/tempdir"
 	"github.com/mcpsh/mcp/manifests"
 )
 
 // Where npm installs shims (Windows: a .cmd file, which only cmd.exe
 // runs), the shortcut runs the package's own script under node, as the
-// shim would; the runner is npx.cmd or npx.exe as well as npx. Tested here
-// with the shims rule switched on, as Windows has it.
+// shim would; the runner is npx.cmd or npx.exe as well as npx. Tested
+// with the shims rule switched on, as Windows has it (and on Windows, under
+// Wine, as it is).
 func TestDirectCommand_shims(t *testing.T) {
+	old := shims // true on Windows, where this test runs under Wine too
 	shims = true
-	t.Cleanup(func() { shims = false })
-	root := t.TempDir()
+	t.Cleanup(func() { shims = old })
+	root := tempdir.New(t, "npx")
 	nm := filepath.Join(root, "node_modules")
 	pkg := filepath.Join(nm, "@acme", "server")
 	must(t, os.MkdirAll(filepath.Join(pkg, "dist"), 0o755))
