@@ -16,9 +16,9 @@ import (
 // warning; the editor configurations that fail it are ignored, with a
 // warning; the recipe's own files (package.json, its manifests, local
 // bindings and agent files) that fail it are errors of the recipe, or of
-// the agent; and project trust refuses every file that fails it. Without
-// Unix owners and permission bits (Windows) every file passes the owner
-// and mode part.
+// the agent; and project trust refuses every file that fails it, and a
+// directory whose package.json fails it. On Windows the owner and mode
+// part is read from each file's owner and access list (internal/winacl).
 
 // UnsafeFile is a file that is not the user's to trust, and why.
 type UnsafeFile struct {

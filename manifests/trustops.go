@@ -2,9 +2,12 @@ package manifests
 
 import (
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/mcpsh/mcp/internal/safefile"
 )
 
 // Trust records root in the trust store with its trust-relevant files as
@@ -30,6 +33,11 @@ func Trust(root string, user bool) (*Recipe, error) {
 	case len(errs) > 0:
 		return nil, errs
 	case !r.Trust.Needed:
+		// Nothing to trust, unless a package.json there was passed over
+		// as not the user's: that recipe is what trusting dir would mean.
+		if se := refusedPackage(root, user); se != nil {
+			return nil, &UnsafeError{Dir: r.Trust.Dir, File: UnsafeFile{Path: "package.json", Problem: se.Problem}}
+		}
 		return r, nil
 	}
 	now := time.Now().UTC().Truncate(time.Second)
@@ -48,6 +56,18 @@ func Trust(root string, user bool) (*Recipe, error) {
 	r.TrustOnce()
 	r.Trust.Since, r.Trust.Changed = now, nil
 	return r, nil
+}
+
+// refusedPackage is why root's package.json is not the user's to trust,
+// when root is read as the user's own configuration (no recipe was found)
+// and that file is there; else nil.
+func refusedPackage(root string, user bool) *safefile.Error {
+	if !user {
+		return nil
+	}
+	path := filepath.Join(root, "package.json")
+	_, err := readFile(path, path)
+	return refusedBy(err)
 }
 
 // Forget removes a directory from the trust store: dir itself (symlinks

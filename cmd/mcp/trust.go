@@ -25,14 +25,16 @@ func (c *trustCmd) Run(a *app) error {
 	case c.Forget:
 		return c.forget(a)
 	}
-	root, user, err := c.dir(a)
+	root, user, passed, err := c.dir(a)
 	if err != nil {
 		return err
 	}
 	r, err := manifests.Trust(root, user)
 	if err != nil {
+		// Its own line says why, package.json passed over included.
 		return err
 	}
+	a.warnAll(passed)
 	a.warnAll(r.Warnings)
 	st := r.Trust
 	if a.globals.JSON {
@@ -50,29 +52,32 @@ func (c *trustCmd) Run(a *app) error {
 	return nil
 }
 
-// dir is the directory to trust or forget, and whether it is read as the
-// user's own configuration: DIR as mcp would read it when run there (the
-// recipe at or above it, else its project files), or by default what this
-// invocation reads.
-func (c *trustCmd) dir(a *app) (string, bool, error) {
-	if c.Dir == "" {
-		return a.locate()
+// dir is the directory to trust, and whether it is read as the user's own
+// configuration: DIR as mcp would read it when run there (the recipe at or
+// above it, else its project files), by default the working directory
+// (or --recipe), with the package.json files passed over on the way.
+func (c *trustCmd) dir(a *app) (string, bool, []string, error) {
+	dir := c.Dir
+	if dir == "" {
+		if a.recipeDir != "" {
+			return a.recipeDir, false, nil, nil
+		}
+		dir = "."
 	}
-	fi, err := os.Stat(c.Dir)
+	fi, err := os.Stat(dir)
 	if err != nil || !fi.IsDir() {
-		return "", false, &usageError{msg: fmt.Sprintf("%s is not a directory", c.Dir),
+		return "", false, nil, &usageError{msg: fmt.Sprintf("%s is not a directory", dir),
 			hint: "name the recipe's directory, or the directory whose MCP files you mean to trust"}
 	}
-	abs, err := filepath.Abs(c.Dir)
+	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return "", false, err
+		return "", false, nil, err
 	}
 	loc, err := manifests.Locate(abs)
 	if err != nil {
-		return "", false, err
+		return "", false, nil, err
 	}
-	a.warnAll(loc.PassedOver)
-	return loc.Root, loc.User, nil
+	return loc.Root, loc.User, loc.PassedOver, nil
 }
 
 func (c *trustCmd) forget(a *app) error {
