@@ -8,5 +8,3 @@ import "os"
 func notPrivate(string, os.FileInfo) string { return "" }
 
 func restrict(string) error { return nil }
-
-func fileNotPrivate(*os.File) string { return "" }

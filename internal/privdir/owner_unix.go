@@ -28,7 +28,3 @@ func notPrivate(_ string, st os.FileInfo) string {
 
 // restrict has nothing to add to the 0700 a directory is made with.
 func restrict(string) error { return nil }
-
-// fileNotPrivate adds nothing to what safefile's Own and Private read of
-// a file's owner and mode.
-func fileNotPrivate(*os.File) string { return "" }

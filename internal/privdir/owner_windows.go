@@ -20,13 +20,6 @@ func notPrivate(dir string, _ os.FileInfo) string {
 	return judged(winacl.OfPath(dir))
 }
 
-// fileNotPrivate says why the open file f is not this user's alone, or "",
-// by the same rule as a directory, from the security descriptor of what
-// was opened (not of whatever its path names now).
-func fileNotPrivate(f *os.File) string {
-	return judged(winacl.OfFile(f))
-}
-
 // judged is judge of sd for this user, or why sd could not be had.
 func judged(sd *windows.SECURITY_DESCRIPTOR, err error) string {
 	if err != nil {

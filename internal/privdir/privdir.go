@@ -48,21 +48,7 @@ func check(dir string) error {
 	return nil
 }
 
-// CheckFile says why f, a file mcp wrote in one of its private directories
-// and has opened again to read, is not this user's alone (an
-// *UnfitError), or nil. On Windows, where every file reads as mode 0666,
-// that is its owner and access list, by the rule for a directory; on unix
-// safefile's Own and Private, which read its owner and mode, say it
-// already.
-func CheckFile(f *os.File) error {
-	if why := fileNotPrivate(f); why != "" {
-		return &UnfitError{Dir: f.Name(), Why: why}
-	}
-	return nil
-}
-
-// UnfitError says a directory (or, from CheckFile, a file) is there but
-// is not this user's alone.
+// UnfitError says a directory is there but is not this user's alone.
 type UnfitError struct{ Dir, Why string }
 
 func (e *UnfitError) Error() string { return e.Dir + " " + e.Why }

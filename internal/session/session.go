@@ -236,14 +236,11 @@ func Load(id string) (*State, error) {
 	}
 	data, err := readState(p)
 	var unsafe *safefile.Error
-	var unfit *privdir.UnfitError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, &NotFoundError{ID: id}
 	case errors.As(err, &unsafe) && (unsafe.Kind == safefile.Unsafe || unsafe.Kind == safefile.NotRegular):
 		return nil, fmt.Errorf("session %s: the state file is not private to this user: %s", id, unsafe)
-	case errors.As(err, &unfit):
-		return nil, fmt.Errorf("session %s: the state file is not private to this user: %s", id, unfit)
 	case err != nil:
 		return nil, fmt.Errorf("session %s: %w", id, err)
 	}
@@ -254,19 +251,10 @@ func Load(id string) (*State, error) {
 	return &st, nil
 }
 
-// readState reads the state file at p when it is this user's alone: by
-// its owner and mode (safefile), and on Windows by its owner and access
-// list (privdir.CheckFile).
+// readState reads the state file at p when it is this user's alone, by
+// its owner and mode (safefile; on Windows its owner and access list).
 func readState(p string) ([]byte, error) {
-	f, err := safefile.Options{NoSymlink: true, Own: true, Private: true, Limit: maxStateSize}.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if err := privdir.CheckFile(f.File); err != nil {
-		return nil, err
-	}
-	return f.ReadAll()
+	return safefile.Options{NoSymlink: true, Own: true, Private: true, Limit: maxStateSize}.Read(p)
 }
 
 // Remove deletes a session's state.
