@@ -3,6 +3,8 @@ package mux
 import (
 	"io"
 	"os"
+
+	"github.com/mcpsh/mcp/internal/handoff"
 )
 
 // readLaunch reads the launch secret, once, from the handle
@@ -16,7 +18,7 @@ func readLaunch() string {
 	if !ok {
 		return ""
 	}
-	f := inherited(v, "launch")
+	f := handoff.File(v, "launch")
 	if f == nil {
 		return ""
 	}

@@ -8,6 +8,8 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/windows"
+
+	"github.com/mcpsh/mcp/internal/handoff"
 )
 
 // handOver gives the multiplexer cmd starts the ready pipe's write end
@@ -19,27 +21,20 @@ import (
 // its servers share: it outlives this process, and the terminal's Ctrl+C
 // does not reach it.
 func handOver(cmd *exec.Cmd, ready *os.File, own []*os.File) error {
-	files := append([]*os.File{ready}, own...)
-	handles := make([]syscall.Handle, len(files))
-	for i, f := range files {
-		handles[i] = syscall.Handle(f.Fd())
-		if err := windows.SetHandleInformation(windows.Handle(handles[i]), windows.HANDLE_FLAG_INHERIT, windows.HANDLE_FLAG_INHERIT); err != nil {
-			return err
-		}
-	}
 	cmd.ExtraFiles = nil
-	cmd.Env = handleEnv(cmd.Env, handles)
-	cmd.SysProcAttr = &syscall.SysProcAttr{
-		CreationFlags:              windows.CREATE_NEW_PROCESS_GROUP | windows.CREATE_NO_WINDOW,
-		AdditionalInheritedHandles: handles,
+	cmd.SysProcAttr = &syscall.SysProcAttr{CreationFlags: windows.CREATE_NEW_PROCESS_GROUP | windows.CREATE_NO_WINDOW}
+	handles, err := handoff.Inherit(cmd, append([]*os.File{ready}, own...)...)
+	if err != nil {
+		return err
 	}
+	cmd.Env = handleEnv(cmd.Env, handles)
 	return nil
 }
 
 // handleEnv is env with readyEnv naming handles[0], the ready pipe (at
 // readyFD on unix), and launchFDEnv's descriptor (readyFD+i) replaced by
 // handles[i].
-func handleEnv(env []string, handles []syscall.Handle) []string {
+func handleEnv(env []string, handles []string) []string {
 	out := make([]string, 0, len(env)+1)
 	for _, kv := range env {
 		if v, ok := strings.CutPrefix(kv, launchFDEnv+"="); ok {
@@ -47,11 +42,11 @@ func handleEnv(env []string, handles []syscall.Handle) []string {
 			if err != nil || fd <= readyFD || fd-readyFD >= len(handles) {
 				continue // names nothing handed over
 			}
-			kv = launchFDEnv + "=" + strconv.FormatUint(uint64(handles[fd-readyFD]), 10)
+			kv = launchFDEnv + "=" + handles[fd-readyFD]
 		}
 		out = append(out, kv)
 	}
-	return append(out, readyEnv+"="+strconv.FormatUint(uint64(handles[0]), 10))
+	return append(out, readyEnv+"="+handles[0])
 }
 
 // readyFD is the descriptor the ready pipe has on unix; here it only
@@ -60,16 +55,7 @@ const readyFD = 3
 
 // readyFile is the ready pipe Ensure handed over, whose handle readyEnv's
 // value v is.
-func readyFile(v string) *os.File { return inherited(v, "ready") }
-
-// inherited is the handed-over handle whose value v is, or nil.
-func inherited(v, name string) *os.File {
-	h, err := strconv.ParseUint(v, 10, 64)
-	if err != nil || h == 0 {
-		return nil
-	}
-	return os.NewFile(uintptr(h), name)
-}
+func readyFile(v string) *os.File { return handoff.File(v, "ready") }
 
 // stopProcess ends the multiplexer pid: Windows has no SIGTERM for a
 // process without this one's console, so force or not it is terminated.

@@ -2,15 +2,16 @@ package script
 
 import (
 	"os"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
-	"github.com/mcpsh/mcp/internal/procgroup"
 	"golang.org/x/sys/windows"
+
+	"github.com/mcpsh/mcp/internal/handoff"
+	"github.com/mcpsh/mcp/internal/procgroup"
 )
 
 // A program runs in a process of its own, as on Linux and macOS, held to
@@ -44,17 +45,15 @@ type childSys struct {
 // handles pipesEnv names, and no other. It has no console, so the
 // terminal's Ctrl+C does not reach it (mcp run decides when it stops).
 func (c *Child) launch(in, out *os.File) error {
-	handles := []syscall.Handle{syscall.Handle(in.Fd()), syscall.Handle(out.Fd())}
-	for _, h := range handles {
-		if err := windows.SetHandleInformation(windows.Handle(h), windows.HANDLE_FLAG_INHERIT, windows.HANDLE_FLAG_INHERIT); err != nil {
-			return err
-		}
+	c.cmd.SysProcAttr = &syscall.SysProcAttr{CreationFlags: windows.DETACHED_PROCESS}
+	handles, err := handoff.Inherit(c.cmd, in, out)
+	if err != nil {
+		return err
 	}
 	if c.cmd.Env == nil {
 		c.cmd.Env = os.Environ()
 	}
-	c.cmd.Env = append(c.cmd.Env, pipesEnv+"="+strconv.FormatUint(uint64(handles[0]), 10)+","+strconv.FormatUint(uint64(handles[1]), 10))
-	c.cmd.SysProcAttr = &syscall.SysProcAttr{CreationFlags: windows.DETACHED_PROCESS, AdditionalInheritedHandles: handles}
+	c.cmd.Env = append(c.cmd.Env, pipesEnv+"="+strings.Join(handles, ","))
 	g, err := procgroup.Start(c.cmd)
 	if err != nil {
 		return err
@@ -136,14 +135,5 @@ func childPipes() (in, out *os.File) {
 	if !ok {
 		return nil, nil
 	}
-	return inherited(a, "program"), inherited(b, "host")
-}
-
-// inherited is the inherited handle whose value v is, or nil.
-func inherited(v, name string) *os.File {
-	h, err := strconv.ParseUint(v, 10, 64)
-	if err != nil || h == 0 {
-		return nil
-	}
-	return os.NewFile(uintptr(h), name)
+	return handoff.File(a, "program"), handoff.File(b, "host")
 }
