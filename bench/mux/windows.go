@@ -82,17 +82,15 @@ func runWindows(o options, stdout, stderr io.Writer) error {
 		}
 	}
 	fmt.Fprintf(stderr, "muxbench: %d warm calls and process starts, %d direct calls, on each side\n", o.runs, o.slowRuns)
+	type step struct {
+		s *series
+		c child
+	}
 	for i := range o.runs {
 		for _, p := range sides {
-			steps := []struct {
-				s *series
-				c child
-			}{{&p.warm, p.call()}, {&p.version, p.child("", p.mcp, "version")}, {&p.floor, p.child("", p.noop)}}
+			steps := []step{{&p.warm, p.call()}, {&p.version, p.child("", p.mcp, "version")}, {&p.floor, p.child("", p.noop)}}
 			if i < o.slowRuns {
-				steps = append(steps, struct {
-					s *series
-					c child
-				}{&p.direct, p.call("MCP_NO_MUX=1")})
+				steps = append(steps, step{&p.direct, p.call("MCP_NO_MUX=1")})
 			}
 			for _, st := range steps {
 				if err := measure(st.s, st.c); err != nil {

@@ -122,20 +122,25 @@ var launchCopy = func() {}
 // directories mcp made in tmp (and those that stand in for them), and
 // fails the test if one does not stop.
 func stopDaemons(t *testing.T, tmp string) {
-	locks := inRuntimeDirs(tmp, "*.sock.lock")
-	for _, lock := range locks {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		if err := mux.Shutdown(ctx, strings.TrimSuffix(lock, ".lock"), 10*time.Second); err != nil {
-			t.Error(err)
-		}
-		cancel()
-	}
+	shutdownAll(t, inRuntimeDirs(tmp, "*.sock.lock"))
 	// A directory in /tmp that stood in for a runtime directory of the
 	// test's goes with it, when nothing is left in it.
 	for _, record := range inRuntimeDirs(tmp, privdir.ShortRecord) {
 		if short, err := os.ReadFile(record); err == nil {
 			_ = os.Remove(strings.TrimSpace(string(short)))
 		}
+	}
+}
+
+// shutdownAll ends the multiplexers whose lock files are locks, and fails
+// the test if one does not stop.
+func shutdownAll(t *testing.T, locks []string) {
+	for _, lock := range locks {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		if err := mux.Shutdown(ctx, strings.TrimSuffix(lock, ".lock"), 10*time.Second); err != nil {
+			t.Error(err)
+		}
+		cancel()
 	}
 }
 

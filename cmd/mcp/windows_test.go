@@ -3,20 +3,17 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/mcpsh/mcp/internal/exit"
 	"github.com/mcpsh/mcp/internal/session"
 	"github.com/mcpsh/mcp/internal/testenv/tempdir"
-	"github.com/mcpsh/mcp/mux"
 )
 
 // On Windows the directory testscript.Main keeps its commands in (the
@@ -73,13 +70,7 @@ func TestWindowsScripts(t *testing.T) {
 // name them by), and fails the test if one does not stop.
 func stopWindowsDaemons(t *testing.T, tmp string) {
 	locks, _ := filepath.Glob(filepath.Join(tmp, "mcp-*", "*.sock.lock"))
-	for _, lock := range locks {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		if err := mux.Shutdown(ctx, strings.TrimSuffix(lock, ".lock"), 10*time.Second); err != nil {
-			t.Error(err)
-		}
-		cancel()
-	}
+	shutdownAll(t, locks)
 }
 
 // sessionEnvCmdLine reads cmd's `set "MCP_SESSION=ID"` from a file (the
